@@ -1,0 +1,671 @@
+"""Turn: the legal plays of one roll, the step query a lifted checker needs, and turn validation.
+
+One engine serves every variant; ``Rules`` declares the differences (block size, head rule,
+six-block rule, hit-and-lift). The generator works in place on two 26-count arrays seen from
+the mover (``mine[pip]``, ``opp[pip]`` = opposing checkers on the mover's pip), with make/unmake
+and an undo stack of small integers, so a search allocates (almost) nothing per node.
+
+Legality (rules.md §2.2, D1): the candidate plays are all step sequences (prefixes included)
+whose final position passes the variant's whole-play rules (six-block); a legal play uses the
+largest number of steps M among them and, when M is 1 for a non-double, the larger die if any
+candidate uses it. The takhteh lock and the long-nardy first-turn head exception are settled
+before that (rules.md §6.4, §5.4).
+
+Doubles are enumerated in canonical order (sources never increase along a sequence). Any legal
+sequence of equal dice can be reordered that way, and since from every pip a die of value d
+leads to exactly one place, two different canonical sequences end in different positions: the
+enumeration yields each distinct play exactly once with no de-duplication. Non-doubles (at most
+two steps) are de-duplicated by an exact 30-bit key of the change they make.
+"""
+
+from firmware.rules.position import Position, SIDE, CHECKERS
+
+_BAR = 25
+_PAD = 31
+_MASK24 = 0xFFFFFF
+
+
+class IllegalStep(ValueError):
+    """A step that is not a legal part of any legal play of this roll; ``reason`` says why."""
+
+    def __init__(self, reason):
+        ValueError.__init__(self, reason)
+        self.reason = reason
+
+
+def _windows(m):
+    """Bits i where the mask holds six consecutive bits i..i+5."""
+    return m & (m >> 1) & (m >> 2) & (m >> 3) & (m >> 4) & (m >> 5)
+
+
+class Turn:
+    """One roll of one side: query, play and take back steps; list or check whole plays."""
+
+    def __init__(self, rules, pos, dice, first_turn=False):
+        d1, d2 = dice
+        if not (1 <= d1 <= 6 and 1 <= d2 <= 6) or int(d1) != d1 or int(d2) != d2:
+            raise ValueError("dice must be two numbers 1..6, got %r" % (dice,))
+        self.rules = rules
+        self.start = pos.copy()
+        self.side = pos.turn
+        self.hi = d1 if d1 > d2 else d2
+        self.lo = d2 if d1 > d2 else d1
+        self.double = d1 == d2
+        self.ndice = 4 if self.double else 2
+        self.first_turn = first_turn
+        self.mine = bytearray(SIDE)
+        self.opp = bytearray(SIDE)
+        self._load(pos)
+        self.blk = rules.block
+        self.hitting = rules.block == 2
+        self.head_on = rules.head_rule
+        self.head_moved = 0
+        limit, self._limit2 = rules.head_limit(first_turn, self.hi, self.lo)
+        self.head_limit = limit
+        self.lift = rules.hit_lift
+        self.lock_on = False
+        self.locks = 0
+        self.six = rules.six_block
+        self.used = 0          # non-doubles: bit 0 = higher die used, bit 1 = lower die used
+        self.stack = []        # one int per step: src | die<<5 | dst<<8 | hit<<13 | locks_before<<14
+        self.need_die = 0
+        self._settle()
+
+    # -- state -----------------------------------------------------------------------------
+    def _load(self, pos):
+        me = pos.turn * SIDE
+        op = (1 - pos.turn) * SIDE
+        b = pos.board
+        x = self.rules.xlat
+        mine = self.mine
+        opp = self.opp
+        for q in range(SIDE):
+            mine[q] = b[me + q]
+            opp[q] = b[op + x[q]]
+        out = 0
+        for q in range(7, SIDE):
+            out += mine[q]
+        self.outside = out
+        occ = 0
+        own = 0
+        for q in range(1, 25):
+            if mine[q]:
+                occ |= 1 << (q - 1)
+            if opp[q]:
+                own |= 1 << (x[q] - 1)
+        self.occ = occ
+        self.opp_own = own
+        self.w0 = _windows(self._occ_for_opp(occ))
+
+    def _occ_for_opp(self, m):
+        """The mover's occupied points as a mask in the opponent's own pips (long geometry)."""
+        return ((m & 0xFFF) << 12) | (m >> 12)
+
+    def _six_ok(self):
+        w = _windows(self._occ_for_opp(self.occ)) & ~self.w0
+        if not w:
+            return True
+        low = w & -w
+        return (self.opp_own & (low - 1)) != 0
+
+    def _legal(self, s, d):
+        mine = self.mine
+        if not mine[s]:
+            return False
+        if mine[_BAR] and s != _BAR:
+            return False
+        if self.lock_on and (self.locks >> s) & 1:
+            return False
+        if s == 24 and self.head_on and self.head_moved >= self.head_limit:
+            return False
+        t = s - d
+        if t > 0:
+            return self.opp[t] < self.blk
+        if self.outside:
+            return False
+        if t == 0:
+            return True
+        for q in range(s + 1, 7):
+            if mine[q]:
+                return False
+        return True
+
+    def _make(self, s, d):
+        t = s - d
+        if t < 0:
+            t = 0
+        mine = self.mine
+        mine[s] -= 1
+        mine[t] += 1
+        e = s | (d << 5) | (t << 8) | (self.locks << 14)
+        if t:
+            opp = self.opp
+            if opp[t] == 1 and self.hitting:
+                opp[t] = 0
+                opp[_BAR] += 1
+                e |= 1 << 13
+                if self.lift and t <= 6:
+                    self.locks |= 1 << t
+            if self.six and mine[t] == 1:
+                self.occ |= 1 << (t - 1)
+        if s >= 7 and t <= 6:
+            self.outside -= 1
+        if s == 24 and self.head_on:
+            self.head_moved += 1
+        if self.six and s <= 24 and not mine[s]:
+            self.occ &= ~(1 << (s - 1))
+        if not self.double:
+            self.used |= 1 if d == self.hi else 2
+        self.stack.append(e)
+
+    def _unmake(self):
+        e = self.stack.pop()
+        s = e & 31
+        d = (e >> 5) & 7
+        t = (e >> 8) & 31
+        mine = self.mine
+        if self.six:
+            if t and mine[t] == 1:
+                self.occ &= ~(1 << (t - 1))
+            if s <= 24 and not mine[s]:
+                self.occ |= 1 << (s - 1)
+        mine[t] -= 1
+        mine[s] += 1
+        if (e >> 13) & 1:
+            self.opp[t] = 1
+            self.opp[_BAR] -= 1
+        self.locks = e >> 14
+        if s >= 7 and t <= 6:
+            self.outside += 1
+        if s == 24 and self.head_on:
+            self.head_moved -= 1
+        if not self.double:
+            self.used &= 2 if d == self.hi else 1
+
+    def _next_dice(self):
+        """Die values that may be played next (distinct)."""
+        if self.double:
+            return (self.hi,) if len(self.stack) < 4 else ()
+        u = self.used
+        if u == 0:
+            return (self.hi, self.lo)
+        if u == 1:
+            return (self.lo,)
+        if u == 2:
+            return (self.hi,)
+        return ()
+
+    # -- searches ------------------------------------------------------------------------------
+    def _best(self, depth, top):
+        """Largest candidate depth reachable from the current node (-1: none)."""
+        best = depth if (not self.six or self._six_ok()) else -1
+        if depth == self.ndice:
+            return best
+        mine = self.mine
+        full = self.ndice
+        for d in self._next_dice():
+            s = top
+            while s > 0:
+                if mine[s] and self._legal(s, d):
+                    self._make(s, d)
+                    r = self._best(depth + 1, s if self.double else _BAR)
+                    self._unmake()
+                    if r > best:
+                        best = r
+                        if best == full:
+                            return best
+                s -= 1
+        return best
+
+    def _accept(self, depth):
+        """Is the current node a whole legal play (depth == M, rules on the final position)?"""
+        if depth != self.max_steps:
+            return False
+        if self.six and not self._six_ok():
+            return False
+        if self.need_die and depth == 1 and ((self.stack[0] >> 5) & 7) != self.need_die:
+            return False
+        return True
+
+    def _completable(self, depth, top):
+        if depth == self.max_steps:
+            return self._accept(depth)
+        mine = self.mine
+        for d in self._next_dice():
+            s = top
+            while s > 0:
+                if mine[s] and self._legal(s, d):
+                    self._make(s, d)
+                    ok = self._completable(depth + 1, s if self.double else _BAR)
+                    self._unmake()
+                    if ok:
+                        return True
+                s -= 1
+        return False
+
+    def _collect(self, depth, top, out, seen):
+        if depth == self.max_steps:
+            if self._accept(depth):
+                if seen is not None:
+                    k = self._delta_key()
+                    if k in seen:
+                        return
+                    seen.add(k)
+                out.append(self._pack())
+            return
+        mine = self.mine
+        for d in self._next_dice():
+            s = top
+            while s > 0:
+                if mine[s] and self._legal(s, d):
+                    self._make(s, d)
+                    self._collect(depth + 1, s if self.double else _BAR, out, seen)
+                    self._unmake()
+                s -= 1
+
+    def _pack(self):
+        """The steps since the start of the search as one small int (sources + die order)."""
+        st = self.stack
+        n = len(st)
+        p = n
+        if n and not self.double and ((st[0] >> 5) & 7) == self.lo:
+            p |= 8
+        shift = 4
+        for e in st:
+            p |= (e & 31) << shift
+            shift += 5
+        return p
+
+    def _delta_key(self):
+        """Exact identity (< 2**30) of the position a one- or two-step play leads to."""
+        st = self.stack
+        e1 = st[0]
+        s1 = e1 & 31
+        t1 = (e1 >> 8) & 31
+        h1 = t1 if (e1 >> 13) & 1 else _PAD
+        if len(st) == 1:
+            r1, r2, a1, a2, h2 = s1, _PAD, t1, _PAD, _PAD
+        else:
+            e2 = st[1]
+            s2 = e2 & 31
+            t2 = (e2 >> 8) & 31
+            h2 = t2 if (e2 >> 13) & 1 else _PAD
+            if t1 == s2:
+                r1, r2, a1, a2 = s1, _PAD, t2, _PAD
+            elif t2 == s1:
+                r1, r2, a1, a2 = s2, _PAD, t1, _PAD
+            else:
+                r1, r2 = (s1, s2) if s1 < s2 else (s2, s1)
+                a1, a2 = (t1, t2) if t1 < t2 else (t2, t1)
+            if h2 < h1:
+                h1, h2 = h2, h1
+        return r1 | (r2 << 5) | (a1 << 10) | (a2 << 15) | (h1 << 20) | (h2 << 25)
+
+    def _settle(self):
+        """Fix the number of steps a legal play must use, and the rule modes that decide it."""
+        m = self._best(0, _BAR)
+        if self.head_on and self._limit2 > self.head_limit and m < self.ndice:
+            keep = self.head_limit
+            self.head_limit = self._limit2
+            m2 = self._best(0, _BAR)
+            if m2 > m:
+                m = m2
+            else:
+                self.head_limit = keep
+        if self.lift and m >= 2:
+            self.lock_on = True
+            ml = self._best(0, _BAR)
+            if self.rules.hit_lift_lock_first():
+                if ml >= 1:
+                    m = ml
+                else:
+                    self.lock_on = False
+            elif ml != m:
+                self.lock_on = False
+        if m < 0:
+            m = 0
+        self.max_steps = m
+        self.need_die = 0
+        if m == 1 and not self.double:
+            if self._has_single(self.hi):
+                self.need_die = self.hi
+
+    def _has_single(self, d):
+        mine = self.mine
+        for s in range(_BAR, 0, -1):
+            if mine[s] and self._legal(s, d):
+                self._make(s, d)
+                ok = not self.six or self._six_ok()
+                self._unmake()
+                if ok:
+                    return True
+        return False
+
+    # -- public: the play in progress --------------------------------------------------------------
+    def dice_left(self):
+        if self.double:
+            return [self.hi] * (4 - len(self.stack))
+        out = []
+        if not self.used & 1:
+            out.append(self.hi)
+        if not self.used & 2:
+            out.append(self.lo)
+        return out
+
+    @property
+    def steps(self):
+        """Steps played so far: (src, dst, die, hit) in the mover's pips (dst 0 = borne off)."""
+        out = []
+        for e in self.stack:
+            out.append((e & 31, (e >> 8) & 31, (e >> 5) & 7, (e >> 13) & 1))
+        return out
+
+    def targets(self, src):
+        """Steps from ``src`` that keep a legal play reachable: [(dst, die), ...]."""
+        out = []
+        depth = len(self.stack)
+        if depth >= self.max_steps or not (0 < src <= _BAR) or not self.mine[src]:
+            return out
+        for d in self._next_dice():
+            if self._legal(src, d):
+                self._make(src, d)
+                ok = self._completable(depth + 1, _BAR)
+                self._unmake()
+                if ok:
+                    t = src - d
+                    out.append((t if t > 0 else 0, d))
+        return out
+
+    def sources(self):
+        """Pips holding a checker that has at least one offered step now."""
+        out = []
+        for s in range(_BAR, 0, -1):
+            if self.mine[s] and self.targets(s):
+                out.append(s)
+        return out
+
+    def push(self, src, die):
+        """Play one step; raises IllegalStep (with the rule it breaks) if it is not offered."""
+        for t, d in self.targets(src):
+            if d == die:
+                self._make(src, die)
+                return (self.stack[-1] >> 13) & 1
+        raise IllegalStep(self.explain_step(src, die))
+
+    def push_move(self, src, dst):
+        """Play the step src -> dst (dst 0 = off), choosing the die; returns the die used."""
+        offered = self.targets(src)
+        exact = src - dst
+        for t, d in offered:
+            if t == dst and d == exact:
+                self._make(src, d)
+                return d
+        for t, d in offered:          # bearing off with a higher die
+            if t == dst:
+                self._make(src, d)
+                return d
+        if dst == 0 or 1 <= exact <= 6:
+            raise IllegalStep(self.explain_step(src, exact if dst else max(exact, 1)))
+        raise IllegalStep("%d/%d is not a move of one die" % (src, dst))
+
+    def pop(self):
+        """Take the last step back; returns it as (src, dst, die, hit) or None."""
+        if not self.stack:
+            return None
+        e = self.stack[-1]
+        self._unmake()
+        return (e & 31, (e >> 8) & 31, (e >> 5) & 7, (e >> 13) & 1)
+
+    def complete(self):
+        """True when the steps played so far are a whole legal play."""
+        return self._accept(len(self.stack))
+
+    def position(self):
+        """The position after the steps played so far (the same side still to move)."""
+        pos = Position(None, self.side)
+        me = self.side * SIDE
+        op = (1 - self.side) * SIDE
+        x = self.rules.xlat
+        for q in range(SIDE):
+            pos.board[me + q] = self.mine[q]
+            pos.board[op + x[q]] = self.opp[q]
+        return pos
+
+    # -- public: whole plays --------------------------------------------------------------------------
+    def plays_packed(self):
+        """Every distinct legal play from the start of the turn, as small ints (see _pack);
+        empty when no die can be played."""
+        out = []
+        if self.max_steps == 0:
+            return out
+        saved = self._rewind()
+        self._collect(0, _BAR, out, None if self.double else set())
+        self._replay(saved)
+        return out
+
+    def count_plays(self):
+        return len(self.plays_packed())
+
+    def plays(self):
+        """Every distinct legal play: a list of step lists [(src, dst, die, hit), ...];
+        empty when no die can be played (the turn passes)."""
+        result = []
+        saved = self._rewind()
+        for p in self.plays_packed():
+            for s, d in self.unpack(p):
+                self._make(s, d)
+            result.append(self.steps)
+            while self.stack:
+                self._unmake()
+        self._replay(saved)
+        return result
+
+    def unpack(self, p):
+        """[(src, die), ...] of a packed play."""
+        n = p & 7
+        out = []
+        first = self.lo if p & 8 else self.hi
+        for i in range(n):
+            s = (p >> (4 + 5 * i)) & 31
+            if self.double:
+                d = self.hi
+            elif i == 0:
+                d = first
+            else:
+                d = self.hi if first == self.lo else self.lo
+            out.append((s, d))
+        return out
+
+    def _rewind(self):
+        saved = []
+        while self.stack:
+            e = self.stack[-1]
+            saved.append((e & 31, (e >> 5) & 7))
+            self._unmake()
+        return saved
+
+    def _replay(self, saved):
+        while saved:
+            s, d = saved.pop()
+            self._make(s, d)
+
+    # -- public: validation ----------------------------------------------------------------------------
+    def check(self, final):
+        """Is ``final`` the result of a legal play of this roll? (True, steps) or (False, reason)."""
+        problem = self._final_problem(final)
+        if problem:
+            return False, problem
+        saved = self._rewind()
+        try:
+            return self._check_from_start(final)
+        finally:
+            while self.stack:
+                self._unmake()
+            self._replay(saved)
+
+    def _final_problem(self, final):
+        if final.turn != self.side:
+            return "the position has the wrong side to move"
+        for side in (0, 1):
+            total = 0
+            for q in range(SIDE):
+                total += final.board[side * SIDE + q]
+            if total != CHECKERS:
+                return "%s has %d checkers on the board, bar and tray, not 15" % (
+                    ("white", "black")[side], total)
+        return None
+
+    def _target_arrays(self, final):
+        me = self.side * SIDE
+        op = (1 - self.side) * SIDE
+        x = self.rules.xlat
+        fm = bytearray(SIDE)
+        fo = bytearray(SIDE)
+        for q in range(SIDE):
+            fm[q] = final.board[me + q]
+            fo[q] = final.board[op + x[q]]
+        return fm, fo
+
+    def _check_from_start(self, final):
+        fm, fo = self._target_arrays(final)
+        if self.mine == fm and self.opp == fo:
+            if self.max_steps == 0:
+                return True, []
+            return False, "no checker was moved, but %d %s can be played (play as many dice as possible)" % (
+                self.max_steps, "die" if self.max_steps == 1 else "dice")
+        candidates = self._decompose(fm, fo)
+        if not candidates:
+            return False, "the checkers did not move by the dice %d-%d (no sequence of steps leads there)" % (
+                self.hi, self.lo)
+        reasons = []
+        for seq in candidates:
+            ok, why = self._judge(seq)
+            if ok:
+                return True, why
+            reasons.append(why)
+        reasons.sort(key=_reason_rank)
+        return False, reasons[0]
+
+    def _decompose(self, fm, fo):
+        """Step sequences (ignoring every rule but the dice) that turn the start into fm/fo."""
+        if self.double:
+            seq = self._flow(fm)
+            return [seq] if seq is not None else []
+        found = []
+        self._loose(fm, fo, found)
+        return found
+
+    def _flow(self, fm):
+        """Doubles: the unique multiset of steps (as a canonical sequence) reaching fm."""
+        d = self.hi
+        inflow = bytearray(SIDE)
+        seq = []
+        for s in range(_BAR, 0, -1):
+            have = self.mine[s] + inflow[s]
+            out = have - fm[s]
+            if out < 0:
+                return None
+            t = s - d if s > d else 0
+            inflow[t] += out
+            for _ in range(out):
+                seq.append((s, d))
+        if self.mine[0] + inflow[0] != fm[0] or len(seq) > 4:
+            return None
+        return seq
+
+    def _loose(self, fm, fo, found):
+        """Non-doubles: every order and choice of up to two steps matching the target."""
+        mine = self.mine
+        for d1 in (self.hi, self.lo):
+            for s1 in range(_BAR, 0, -1):
+                if not mine[s1]:
+                    continue
+                self._make(s1, d1)
+                if mine == fm and self.opp == fo:
+                    found.append([(s1, d1)])
+                d2 = self.lo if d1 == self.hi else self.hi
+                for s2 in range(_BAR, 0, -1):
+                    if mine[s2]:
+                        self._make(s2, d2)
+                        if mine == fm and self.opp == fo:
+                            found.append([(s1, d1), (s2, d2)])
+                        self._unmake()
+                self._unmake()
+
+    def _judge(self, seq):
+        """Replay seq from the start under the rules: (True, steps) or (False, reason)."""
+        try:
+            for s, d in seq:
+                why = self._step_problem(s, d)
+                if why:
+                    return False, why
+                self._make(s, d)
+            depth = len(self.stack)
+            if self.six and not self._six_ok():
+                return False, "it builds a block of six points with no opposing checker ahead of it"
+            if depth < self.max_steps:
+                return False, "it plays %d %s, but %d can be played (play as many dice as possible)" % (
+                    depth, "die" if depth == 1 else "dice", self.max_steps)
+            if self.need_die and depth == 1 and seq[0][1] != self.need_die:
+                return False, "only one die can be played and it must be the larger (%d)" % self.need_die
+            return True, self.steps
+        finally:
+            while self.stack:
+                self._unmake()
+
+    def _step_problem(self, s, d):
+        """Why the step (s, d) is illegal in the current node, or None."""
+        mine = self.mine
+        t = s - d
+        where = "bar" if s == _BAR else str(s)
+        if not mine[s]:
+            return "there is no checker on %s" % where
+        if mine[_BAR] and s != _BAR:
+            return "a checker on the bar must enter before any other checker moves"
+        if len(self.stack) >= self.ndice:
+            return "more steps than the dice allow"
+        if d not in self._next_dice():
+            return "the die %d is already used" % d
+        if s == 24 and self.head_on and self.head_moved >= self.head_limit:
+            return "only %d checker%s may leave the head this turn" % (
+                self.head_limit, "" if self.head_limit == 1 else "s")
+        if self.lock_on and (self.locks >> s) & 1:
+            return "a checker may not leave point %d after hitting there in the home board (no hit-and-lift)" % s
+        if t > 0:
+            if self.opp[t] >= self.blk:
+                return "point %d is closed: the opponent holds it" % t
+            return None
+        if self.outside:
+            return "bearing off needs every checker home first"
+        if t < 0:
+            for q in range(s + 1, 7):
+                if mine[q]:
+                    return "a %d bears off from %d only when no checker stands higher (on %d)" % (d, s, q)
+        return None
+
+    def explain_step(self, src, die):
+        """Why the step src by die is not offered now."""
+        why = self._step_problem(src, die) if 0 < src <= _BAR else "no such point %r" % src
+        if why:
+            return why
+        if len(self.stack) >= self.max_steps:
+            return "the play is already complete"
+        self._make(src, die)
+        ok = self._completable(len(self.stack), _BAR)
+        self._unmake()
+        if ok:
+            return "the step is legal"
+        if self.need_die and die != self.need_die:
+            return "only one die can be played and it must be the larger (%d)" % self.need_die
+        if self.six:
+            return "after it no legal play remains (play as many dice as possible; no six-point block ahead of every opposing checker)"
+        return "after it the rest of the roll cannot be played, but a play using %d dice exists" % self.max_steps
+
+
+def _reason_rank(why):
+    """Prefer the most informative reason when several decompositions fail."""
+    if why.startswith("it plays") or why.startswith("only one die") or why.startswith("it builds"):
+        return 0
+    if why.startswith("there is no checker"):
+        return 2
+    return 1
