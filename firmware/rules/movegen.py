@@ -539,7 +539,7 @@ class Turn:
                 self.hi, self.lo)
         reasons = []
         for seq in candidates:
-            ok, why = self._judge(seq)
+            ok, why = self._judge(seq, fo)
             if ok:
                 return True, why
             reasons.append(why)
@@ -592,7 +592,7 @@ class Turn:
                         self._unmake()
                 self._unmake()
 
-    def _judge(self, seq):
+    def _judge(self, seq, fo):
         """Replay seq from the start under the rules: (True, steps) or (False, reason)."""
         try:
             for s, d in seq:
@@ -600,6 +600,8 @@ class Turn:
                 if why:
                     return False, why
                 self._make(s, d)
+            if self.opp != fo:
+                return False, "the opponent's checkers are not where this play leaves them (a hit missed or made up)"
             depth = len(self.stack)
             if self.six and not self._six_ok():
                 return False, "it builds a block of six points with no opposing checker ahead of it"
