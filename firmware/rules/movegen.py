@@ -460,6 +460,22 @@ class Turn:
         self._replay(saved)
         return result
 
+    def finals(self):
+        """Yield the position after each distinct legal play, one at a time (frugal: nothing
+        but the packed plays is kept)."""
+        saved = self._rewind()
+        try:
+            for p in self.plays_packed():
+                for s, d in self.unpack(p):
+                    self._make(s, d)
+                yield self.position()
+                while self.stack:
+                    self._unmake()
+        finally:
+            while self.stack:
+                self._unmake()
+            self._replay(saved)
+
     def unpack(self, p):
         """[(src, die), ...] of a packed play."""
         n = p & 7
