@@ -1,0 +1,120 @@
+"""The board application: sensors and buttons in, the session's verdicts and LEDs out, host lines."""
+
+import json
+import binascii
+
+from firmware.board.session import Session, P0, P1, MENU
+from firmware.board.ledview import LedView
+from firmware.board.tracker import SETTLED, ILLEGAL, MISMATCH
+from firmware.board import protocol
+from firmware.drivers.buttons import BTN_P0, BTN_P1, BTN_MENU, LONG
+
+FW_VERSION = "0.4"
+_BUTTON = {BTN_P0: P0, BTN_P1: P1, BTN_MENU: MENU}
+
+
+class App:
+    """One board: ``start()`` once, then ``tick(now)`` every scan period and ``line(text)`` for
+    each command line; ``write`` gets each protocol line (without the newline)."""
+
+    def __init__(self, hw, write, variant="short"):
+        self.hw = hw
+        self.write = write
+        self.variant = variant
+        world = hw.sim
+        self.sim = None
+        if world is not None:
+            from firmware.board.simhands import SimHands
+            hands = getattr(world, "hands", None)
+            if hands is None:
+                hands = SimHands(world)
+                world.hands = hands
+            hands.tick = self.tick
+            self.sim = hands
+        self.led_lines = world is not None
+        self.powered = True
+        self.session = Session(hw.storage, hw.dice.roll, hw.zones.capacity, self.emit,
+                               self._clock)
+        self.view = LedView(hw.leds)
+        self.dirty = True
+        self._phase = -1
+        self._last = bytearray(28)
+        self._born = hw.ticks_ms()
+
+    settle_ms = 120      # sensors are believed after the debounce of the first scans
+
+    def _clock(self):
+        return self.hw.ticks_ms()
+
+    # -- output ------------------------------------------------------------------------------
+    def emit(self, kind, fields):
+        obj = {"t": kind}
+        for k in fields:
+            obj[k] = fields[k]
+        self.write(json.dumps(obj))
+        self.dirty = True
+
+    # -- life --------------------------------------------------------------------------------------
+    def start(self):
+        """Say hello, then resume the journaled game or start a new match."""
+        self.emit("hello", {"fw": FW_VERSION, "hw": "sim" if self.sim is not None else "rp2040",
+                            "variant": self.variant})
+        if not self.session.resume():
+            self.session.new_match(self.variant)
+        self.tick(self.hw.ticks_ms())
+
+    def tick(self, now):
+        """One scan period: buttons, sensors, LEDs, watchdog."""
+        if not self.powered:
+            return
+        hw = self.hw
+        ev = hw.buttons.poll(now)
+        if ev:
+            who = _BUTTON.get(ev & ~LONG)
+            if who is not None:
+                self.session.press(who, bool(ev & LONG))
+                self.dirty = True
+        fresh = hw.zones.poll(now)
+        if not fresh and not self.session.have_frame:
+            fresh = hw.ticks_diff(now, self._born) >= self.settle_ms
+        if fresh:
+            counts = hw.zones.counts
+            self.session.frame_in(counts)
+            self._render(now, True)
+            self._raw_events(counts)
+        else:
+            self._render(now, self.dirty)
+        hw.wdt.feed()
+
+    def _render(self, now, force):
+        tr = self.session.tracker
+        animated = tr.flash or tr.state == MISMATCH or not self.session.setup_done \
+            or self.session.verdict is not None
+        phase = (now // 125) if animated else -1
+        if not force and phase == self._phase:
+            return
+        self._phase = phase
+        self.dirty = False
+        if self.view.render(self.session, now) and self.led_lines and self.sim is not None:
+            rgb = self.hw.sim.led_frame()
+            self.write('{"t": "leds", "rgb": "%s"}' % binascii.hexlify(rgb).decode())
+
+    def _raw_events(self, counts):
+        last = self._last
+        for z in range(28):
+            c = counts[z]
+            if c != last[z]:
+                self.emit("ev", {"ev": "lift" if c < last[z] else "place", "zone": z,
+                                 "count": c})
+                last[z] = c
+
+    def line(self, text):
+        """One command line from the host."""
+        if self.powered:
+            protocol.handle(self, text)
+
+    def power_cut(self):
+        """Simulated hardware: the power goes now; the runner reboots a new App on the same
+        world (flash, checkers and clock survive)."""
+        self.hw.sim.power_cut()
+        self.powered = False

@@ -1,0 +1,1 @@
+"""The board's mind: tracking hands on checkers, guidance, verdicts, journal and the host link."""

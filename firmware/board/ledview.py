@@ -1,0 +1,75 @@
+"""What the LEDs say: differing zones, legal destinations, illegal placements, dice, whose turn."""
+
+from firmware.board.tracker import HANDS, ILLEGAL, MISMATCH
+from firmware.board.zonemap import ZONES
+
+OFF = 0x000000
+LIFTED = 0x606060      # where the lifted checker came from
+TARGET = 0x00C040      # a legal destination
+HIT = 0xFF8000         # a legal destination that hits
+BACK = 0x0040FF        # put it back here (undo)
+WRONG = 0xFF0000       # illegal placement (flashing), or too many checkers (mismatch)
+SHORT = 0x0000FF       # fewer checkers than the game has there (mismatch / setup)
+DIE_ON = 0xFFFFFF
+DIE_USED = 0x202020
+TURN = (0xFFFFFF, 0x8000FF)
+WIN = 0xFFD000
+
+FLASH_MS = 125         # illegal placement: 4 Hz
+BLINK_MS = 400         # differences: slow blink
+
+
+class LedView:
+    """Paints one frame from a Session's state; ``leds.write`` sends it only when it changed."""
+
+    def __init__(self, leds):
+        self.leds = leds
+
+    def render(self, session, now):
+        leds = self.leds
+        leds.clear()
+        tr = session.tracker
+        st = tr.state
+        phase = session.phase
+        guide = session.mode == "guide"
+        if st == MISMATCH or phase == "setup":
+            if (now // BLINK_MS) & 1 == 0 or phase == "setup":
+                self._bits(tr.missing, SHORT)
+                self._bits(tr.extra, WRONG)
+        elif st == HANDS or st == ILLEGAL:
+            if guide:
+                self._bits(tr.lifted, LIFTED)
+                self._bits(tr.lit & ~tr.hitlit, TARGET)
+                self._bits(tr.hitlit, HIT)
+                self._bits(tr.back, BACK)
+                if (now // FLASH_MS) & 1 == 0:
+                    self._bits(tr.flash, WRONG)
+        game = session.game
+        turn = game.turn
+        if turn is not None and phase != "flagged":
+            d1, d2 = game.dice
+            rest = turn.dice_left()
+            if d1 == d2:
+                used = 4 - len(rest)
+                leds.die(0, d1, DIE_USED if used >= 2 else DIE_ON)
+                leds.die(1, d2, DIE_USED if used >= 4 else DIE_ON)
+            else:
+                leds.die(0, d1, DIE_ON if d1 in rest else DIE_USED)
+                leds.die(1, d2, DIE_ON if d2 in rest else DIE_USED)
+        elif phase == "flagged" and (now // FLASH_MS) & 1 == 0:
+            leds.die(0, game.dice[0], WRONG)
+            leds.die(1, game.dice[1], WRONG)
+        if phase == "over" or phase == "match_over":
+            if game.winner >= 0:
+                leds.turn(game.winner, WIN)
+        else:
+            leds.turn(game.pos.turn, TURN[game.pos.turn])
+        return leds.write()
+
+    def _bits(self, bits, rgb):
+        if not bits:
+            return
+        leds = self.leds
+        for z in range(ZONES):
+            if (bits >> z) & 1:
+                leds.zone(z, rgb)

@@ -1,0 +1,535 @@
+"""The game on the board: setup check, opening roll, turns ended by a button, verdicts, match score.
+
+A ``Session`` wraps the rules core's ``Match``/``Game`` with what the physical board adds: the
+setup check, the tracker that follows the hands, the players' buttons, guide or referee mode,
+electronic or manual dice, and the journal that makes every committed turn survive a power cut
+(replayed through a fresh ``Game`` on resume, so a journal is re-checked by the rules as it is
+read). Inputs: zone-count frames (``frame_in``), buttons (``press``), host commands; output:
+``emit(kind, fields)``. No I/O besides the journal's storage and the dice it is given.
+"""
+
+import gc
+
+from firmware.rules.variants import get_rules
+from firmware.rules.position import Position
+from firmware.rules import game as gm
+from firmware.board.zonemap import ZoneMap, ZONES, zone_name
+from firmware.board.tracker import Tracker, SETTLED, ILLEGAL, MISMATCH, STATE_NAMES
+from firmware.board.journal import Journal
+
+P0 = 0
+P1 = 1
+MENU = 2
+
+SETUP = "setup"          # board phase before the opening: the start position is being set up
+FLAGGED = "flagged"      # referee: an illegal turn awaits correction or condonation
+MATCH_OVER = "match_over"
+
+
+class Session:
+    """One match on one board."""
+
+    def __init__(self, storage, roll_die, capacity, emit, clock):
+        self.roll_die = roll_die
+        self.capacity = bytearray(capacity)
+        self.emit = emit
+        self.clock = clock
+        self.journal = Journal(storage)
+        self.variant = "short"
+        self.options = {}
+        self.match_to = 1
+        self.mode = "guide"
+        self.dice_mode = "auto"
+        self.condone = False
+        self.frame = bytearray(ZONES)
+        self.have_frame = False
+        self.setup_done = False
+        self.verdict = None
+        self.choice = 6
+        self.t_turn = 0
+        self._configure_rules()
+        self.match = gm.Match(self.rules, self.match_to)
+        self.game = self.match.new_game()
+        self.tracker.follow(None, self.game.pos)
+
+    # -- rules and games --------------------------------------------------------------------------
+    def _configure_rules(self):
+        self.rules = get_rules(self.variant, **self.options)
+        self.zmap = ZoneMap(self.rules)
+        self.tracker = Tracker(self.zmap, self.capacity)
+
+    def new_match(self, variant=None, options=None, match_to=None):
+        """Start a new match and its first game; ValueError (nothing changed) on a bad variant."""
+        if variant is not None:
+            get_rules(variant, **(options or {}))
+            self.variant = variant
+            self.options = options or {}
+        if match_to is not None:
+            self.match_to = match_to
+        self._configure_rules()
+        self.match = gm.Match(self.rules, self.match_to)
+        self._new_game()
+
+    def _new_game(self):
+        self.game = self.match.new_game()
+        self.setup_done = False
+        self.verdict = None
+        self.journal.clear()
+        self.journal.append(self._header())
+        self._save()
+        self.tracker.follow(None, self.game.pos)
+        self.emit("ev", {"ev": "new_game", "variant": self.variant, "game": self.match.games + 1})
+        self._check_frame()
+        self.emit_status()
+
+    def _header(self):
+        return {"k": "game", "variant": self.variant, "options": self.options,
+                "rules": self.rules.describe(), "match_to": self.match_to,
+                "score": list(self.match.score), "games": self.match.games,
+                "crawford": self.game.crawford, "crawford_done": self.match._crawford_done,
+                "mode": self.mode, "dice_mode": self.dice_mode, "condone": self.condone}
+
+    def _save(self):
+        gc.collect()
+        self.journal.save()
+
+    def configure(self, key, value):
+        """Change a board setting (mode, dice_mode, condone) mid-game; journaled."""
+        setattr(self, key, value)
+        self.journal.append({"k": "set", key: value})
+        if self.tracker.state == SETTLED:
+            self._save()      # otherwise written with the next commit: no flash write mid-hand
+        self.emit_status()
+
+    @property
+    def phase(self):
+        if self.match.over():
+            return MATCH_OVER
+        if not self.setup_done:
+            return SETUP
+        if self.verdict is not None:
+            return FLAGGED
+        return self.game.phase
+
+    @property
+    def side(self):
+        return self.game.pos.turn
+
+    # -- frames -------------------------------------------------------------------------------------
+    def frame_in(self, counts):
+        """A new debounced frame of zone counts."""
+        f = self.frame
+        for z in range(ZONES):
+            f[z] = counts[z]
+        self.have_frame = True
+        self._check_frame()
+
+    def _check_frame(self):
+        if not self.have_frame:
+            return
+        tr = self.tracker
+        before = tr.state
+        state = tr.update(self.frame)
+        for kind, step in tr.drain():
+            self.emit("ev", self._step_fields(kind, step))
+        if state != before:
+            if state == MISMATCH:
+                self.emit("ev", {"ev": "mismatch", "missing": self._zones(tr.missing),
+                                 "extra": self._zones(tr.extra)})
+            elif before == MISMATCH:
+                self.emit("ev", {"ev": "resync"})
+            if state == ILLEGAL and self.mode == "guide":
+                self.emit("ev", {"ev": "illegal", "what": "placement", "zones": self._zones(tr.flash)})
+        if not self.setup_done and state == SETTLED:
+            self.setup_done = True
+            self.emit("ev", {"ev": "setup_ok"})
+            self._after_change()
+
+    def _zones(self, bits):
+        out = []
+        for z in range(ZONES):
+            if (bits >> z) & 1:
+                out.append(zone_name(z))
+        return out
+
+    def _k(self, side, pip):
+        if pip == 25:
+            return "bar"
+        if pip == 0:
+            return "off"
+        return self.rules.k_of(side, pip)
+
+    def _step_fields(self, kind, step):
+        src, dst, die, hit = step
+        turn = self.game.turn
+        return {"ev": kind, "side": self.side, "src": src, "dst": dst, "die": die, "hit": hit,
+                "from": self._k(self.side, src), "to": self._k(self.side, dst),
+                "dice_left": turn.dice_left() if turn is not None else []}
+
+    # -- buttons and commands ---------------------------------------------------------------------
+    def press(self, who, long=False):
+        """A button: P0/P1 (the players) or MENU; ``long`` for a long press."""
+        ph = self.phase
+        game = self.game
+        if ph == gm.OPENING:
+            if who != MENU and self.dice_mode == "auto":
+                self._opening(self.roll_die(), self.roll_die())
+        elif ph == gm.ROLL:
+            if who == self.side and self.dice_mode == "auto":
+                self._roll(self.roll_die(), self.roll_die())
+            elif who == MENU and game.can_double(self.side):
+                self.cube("double")
+        elif ph == gm.DOUBLED:
+            if who == 1 - self.side:
+                self.cube("take")
+            elif who == MENU:
+                self.cube("drop")
+        elif ph == gm.MOVE or ph == FLAGGED:
+            if who == self.side:
+                self._end_turn()
+            elif who == 1 - self.side and ph == FLAGGED:
+                self._condone()
+        elif ph == gm.DOUBLET:
+            if who == MENU:
+                self.choice = self.choice % 6 + 1
+                self.emit("ev", {"ev": "choice", "value": self.choice})
+            elif who == self.side:
+                self.choose(self.choice)
+        elif ph == gm.OVER:
+            if who != MENU:
+                self._new_game()
+        elif ph == MATCH_OVER:
+            if who == MENU and long:
+                self.new_match()
+
+    def manual_roll(self, a, b):
+        """Dice entered by hand: the opening dice (White's, Black's) or the roll of the side to
+        move. ValueError (nothing changed) when no roll is expected."""
+        if self.dice_mode != "manual":
+            raise ValueError("dice are electronic (send 'dice manual' first)")
+        if not (1 <= a <= 6 and 1 <= b <= 6):
+            raise ValueError("dice are 1..6")
+        ph = self.phase
+        if ph == gm.OPENING:
+            self._opening(a, b)
+        elif ph == gm.ROLL:
+            self._roll(a, b)
+        else:
+            raise ValueError("no roll expected now (phase %s)" % ph)
+
+    def choose(self, v):
+        """Matador: the doublet chosen after a 4-3."""
+        if self.phase != gm.DOUBLET:
+            raise ValueError("no doublet to choose now")
+        if not 1 <= v <= 6:
+            raise ValueError("a doublet is 1..6")
+        self.journal.append({"k": "choose", "value": v})
+        self.game.choose_doublet(v)
+        self._turn_started()
+
+    def cube(self, act):
+        """double / take / drop, by the side whose move it is (double) or its opponent."""
+        game = self.game
+        try:
+            if act == "double":
+                if self.tracker.state != SETTLED:
+                    raise ValueError("the board must match the game first")
+                game.double(self.side)
+            elif act == "take":
+                game.take()
+            elif act == "drop":
+                game.drop()
+            else:
+                raise ValueError("cube action is double, take or drop")
+        except gm.GameError as exc:
+            raise ValueError(str(exc))
+        self.journal.append({"k": "cube", "act": act})
+        self.emit("ev", {"ev": "cube", "act": act, "value": game.cube, "owner": game.cube_owner})
+        if game.phase == gm.OVER:
+            self._game_over()
+        else:
+            self._save()
+            self._after_change()
+
+    # -- the opening and the rolls ----------------------------------------------------------------------
+    def _opening(self, a, b):
+        game = self.game
+        if self.rules.opening == "parity":
+            starter = game.opening_parity(0, True, a)
+            self.journal.append({"k": "parity", "die": a})
+            self.emit("ev", {"ev": "opening", "dice": [a], "starter": starter})
+        else:
+            starter = game.opening_roll(a, b)
+            self.journal.append({"k": "open", "dice": [a, b]})
+            self.emit("ev", {"ev": "opening", "dice": [a, b],
+                             "starter": -1 if starter is None else starter})
+        if game.phase == gm.MOVE:
+            self._turn_started()
+        else:
+            self._save()
+            self._after_change()
+
+    def _roll(self, a, b):
+        self.journal.append({"k": "roll", "dice": [a, b]})
+        self.game.roll(a, b)
+        self._turn_started()
+
+    def _turn_started(self, restoring=False):
+        """A Turn is on: journal the dice before showing them, then follow the hands."""
+        game = self.game
+        self.verdict = None
+        self.t_turn = self.clock()
+        if not restoring:
+            self._save()
+        self.tracker.follow(game.turn)
+        turn = game.turn
+        self.emit("ev", {"ev": "roll", "side": self.side, "dice": list(game.dice),
+                         "kind": game.kind, "max_steps": turn.max_steps})
+        if turn.max_steps == 0:
+            self.emit("ev", {"ev": "no_move", "side": self.side})
+        self._check_frame()
+
+    def _after_change(self):
+        """After a commit or an opening throw: roll on when nothing waits for a person."""
+        game = self.game
+        ph = self.phase
+        self.tracker.follow(game.turn, None if game.turn is not None else game.pos)
+        if ph == gm.ROLL:
+            if self.dice_mode == "auto" and not game.can_double(self.side):
+                self._roll(self.roll_die(), self.roll_die())
+                return
+            self.emit("ev", {"ev": "await_roll", "side": self.side, "can_double": game.can_double(self.side)})
+        elif ph == gm.OPENING:
+            self.emit("ev", {"ev": "await_opening", "dice_mode": self.dice_mode})
+        elif ph == gm.DOUBLET:
+            self.choice = 6
+            self.emit("ev", {"ev": "choose", "side": self.side, "value": self.choice})
+        elif ph == gm.DOUBLED:
+            self.emit("ev", {"ev": "await_cube", "side": 1 - self.side})
+        self.emit_status()
+
+    # -- the end of a turn ----------------------------------------------------------------------------------
+    def _end_turn(self):
+        """The mover pressed: commit a legal play, or say what is wrong."""
+        tr = self.tracker
+        game = self.game
+        turn = game.turn
+        state = tr.update(self.frame, True)
+        for kind, step in tr.drain():
+            self.emit("ev", self._step_fields(kind, step))
+        if state == SETTLED:
+            final = turn.position()
+            ok, why = game.commit() if turn.complete() else game.commit(final)
+            if ok:
+                return self._committed(why, final, None)
+            what = "incomplete"
+        else:
+            what = STATE_NAMES[state]
+            final = self.read_board()
+            why = "the board does not show a position the checkers can reach"
+            if final is not None:
+                ok, why2 = game.commit(final)
+                if ok:
+                    return self._committed(why2, final, None)
+                why = why2
+        fields = {"ev": "illegal", "what": what, "reason": why, "side": self.side,
+                  "dice_left": turn.dice_left()}
+        if self.mode == "referee":
+            self.verdict = why
+            fields["await"] = "correct or condone" if self.condone else "correct"
+        self.emit("ev", fields)
+
+    def _condone(self):
+        if not self.condone:
+            self.emit("ev", {"ev": "refused", "what": "condone",
+                             "reason": "illegal plays must be corrected (condone off)"})
+            return
+        final = self.read_board()
+        if final is None:
+            self.emit("ev", {"ev": "refused", "what": "condone",
+                             "reason": "the board cannot be read as a position; correct it"})
+            return
+        self.game.commit_condoned(final, self.verdict)
+        self._committed(None, final, self.verdict)
+
+    def read_board(self):
+        """The position the physical board shows, colours from the tracked game: the mover's
+        checkers missing from some zones are moved to the zones showing more. None when the
+        difference cannot be read that way (then only a correction helps)."""
+        turn = self.game.turn
+        pos = turn.position()
+        b = pos.board
+        side = self.side
+        zmap = self.zmap
+        exp = bytearray(ZONES)
+        zmap.expected(b, exp)
+        cap = self.capacity
+        f = self.frame
+        short = []
+        more = []
+        for z in range(ZONES):
+            e = exp[z] if exp[z] < cap[z] else cap[z]
+            for _ in range(e - f[z]):
+                short.append(z)
+            for _ in range(f[z] - e):
+                more.append(z)
+        if len(short) != len(more):
+            return None
+        opp = (1 - side) * 26
+        for i in range(len(short)):
+            ps = zmap.pip(side, short[i])
+            pd = zmap.pip(side, more[i])
+            if ps < 1 or pd < 0 or pd == 25 or not b[side * 26 + ps]:
+                return None
+            po = zmap.pip(1 - side, more[i])
+            if po > 0 and b[opp + po]:
+                return None
+            b[side * 26 + ps] -= 1
+            b[side * 26 + pd] += 1
+        return pos
+
+    def _committed(self, steps, final, condoned):
+        game = self.game
+        hist = game.history[-1]
+        side = hist["side"]
+        rec = {"k": "turn", "side": side, "dice": list(hist["dice"]), "kind": hist["kind"],
+               "steps": [[self._k(side, s[0]), self._k(side, s[1]), s[2], s[3]] for s in (steps or [])],
+               "pos": final.encode(), "ms": self.clock() - self.t_turn}
+        if condoned is not None:
+            rec["condoned"] = condoned
+        self.verdict = None
+        seal = self.journal.append(rec)
+        self.emit("ev", {"ev": "commit", "side": side, "n": len(game.history), "steps": rec["steps"],
+                         "seal": seal, "condoned": condoned})
+        if game.phase == gm.OVER:
+            return self._game_over()
+        self._after_change()          # rolls (and journals) the next dice before any write
+
+    def _game_over(self):
+        game = self.game
+        self.match.record(game)
+        self.journal.append({"k": "end", "winner": game.winner, "points": game.points,
+                             "how": game.result, "score": list(self.match.score)})
+        self._save()
+        self.tracker.follow(None, game.pos)
+        self.emit("ev", {"ev": "game_over", "winner": game.winner, "points": game.points,
+                         "how": game.result, "score": list(self.match.score),
+                         "match_over": self.match.over()})
+        self.emit_status()
+
+    # -- power restore ----------------------------------------------------------------------------------------
+    def resume(self):
+        """Rebuild the match from the journal after a reset, replaying it through the rules;
+        False when there is no journal."""
+        events, dropped = self.journal.load()
+        if not events or events[0].get("k") != "game":
+            return False
+        h = events[0]
+        self.variant = h["variant"]
+        self.options = h.get("options") or {}
+        self.match_to = h["match_to"]
+        self.mode = h.get("mode", "guide")
+        self.dice_mode = h.get("dice_mode", "auto")
+        self.condone = h.get("condone", False)
+        self._configure_rules()
+        match = gm.Match(self.rules, self.match_to)
+        match.score = list(h["score"])
+        match.games = h.get("games", 0)
+        match._crawford_done = h.get("crawford_done", False)
+        match.crawford_next = h.get("crawford", False)
+        self.match = match
+        game = self.game = match.new_game()
+        self.setup_done = False
+        self.verdict = None
+        applied = 1
+        for ev in events[1:]:
+            try:
+                self._replay(ev)
+            except (gm.GameError, ValueError, KeyError):
+                break
+            applied += 1
+        if applied < len(events):      # keep only what the rules accepted
+            lines = self.journal.lines[:applied]
+            self.journal.clear()
+            for row in lines:
+                self.journal.lines.append(row)
+                self.journal.head = row[row.rfind("|") + 1:]
+            dropped += len(events) - applied
+        self.setup_done = bool(game.opening) or len(game.history) > 0 or game.phase != gm.OPENING
+        self.tracker.follow(game.turn, None if game.turn is not None else game.pos)
+        self.t_turn = self.clock()
+        self.emit("ev", {"ev": "power_restore", "turns": len(game.history), "dropped": dropped,
+                         "phase": self.phase, "seal": self.journal.head})
+        if game.turn is not None:
+            self._turn_started(restoring=True)
+        else:
+            self._check_frame()
+            if self.setup_done and self.phase in (gm.ROLL, gm.OPENING, gm.DOUBLET, gm.DOUBLED):
+                self._after_change()
+            else:
+                self.emit_status()
+        return True
+
+    def _replay(self, ev):
+        game = self.game
+        k = ev.get("k")
+        if k == "open":
+            game.opening_roll(ev["dice"][0], ev["dice"][1])
+        elif k == "parity":
+            game.opening_parity(0, True, ev["die"])
+        elif k == "roll":
+            game.roll(ev["dice"][0], ev["dice"][1])
+        elif k == "choose":
+            game.choose_doublet(ev["value"])
+        elif k == "turn":
+            final = Position.decode(ev["pos"])
+            if "condoned" in ev:
+                game.commit_condoned(final, ev["condoned"])
+            else:
+                ok, why = game.commit(final)
+                if not ok:
+                    raise ValueError(why)
+        elif k == "cube":
+            if ev["act"] == "double":
+                game.double(game.pos.turn)
+            elif ev["act"] == "take":
+                game.take()
+            else:
+                game.drop()
+        elif k == "set":
+            for key in ("mode", "dice_mode", "condone"):
+                if key in ev:
+                    setattr(self, key, ev[key])
+        elif k == "end":
+            self.match.record(game)
+
+    # -- reports -------------------------------------------------------------------------------------------------
+    def status(self):
+        game = self.game
+        turn = game.turn
+        pos = turn.position() if turn is not None else game.pos
+        return {"variant": self.variant, "phase": self.phase, "turn": self.side,
+                "dice": list(game.dice) if turn is not None else [],
+                "dice_left": turn.dice_left() if turn is not None else [],
+                "position": str(pos), "score": list(self.match.score), "match_to": self.match_to,
+                "mode": self.mode, "dice_mode": self.dice_mode, "condone": self.condone,
+                "game": self.match.games + (0 if game.phase == gm.OVER else 1),
+                "cube": game.cube, "board": STATE_NAMES[self.tracker.state],
+                "seal": self.journal.head}
+
+    def tracked_board(self):
+        """The 52 counts of the position the board should show now."""
+        turn = self.game.turn
+        return (turn.position() if turn is not None else self.game.pos).board
+
+    def emit_status(self):
+        self.emit("status", self.status())
+
+    def record(self):
+        """The game record (rules.md §8.6): every sealed journal event, and the head seal."""
+        events = []
+        for obj, s in self.journal.entries():
+            obj["seal"] = s
+            events.append(obj)
+        return {"format": "nardy-record/1", "variant": self.variant, "rules": self.rules.describe(),
+                "match_to": self.match_to, "events": events, "head": self.journal.head}

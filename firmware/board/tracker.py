@@ -1,0 +1,268 @@
+"""Hands to steps: reconciles zone-count frames with the turn being played, and reads the gaps.
+
+The tracker keeps the rules core's ``Turn`` at the last position the board showed exactly. On a
+new frame it looks for the shortest change of that turn (take back some steps, then play some)
+whose expected zone counts equal the frame; counts a sensor cannot see (a point fuller than its
+slots) are taken from the tracked game. When no such change exists, the difference is read as
+hands at work: own checkers in the air (their legal destinations are lit), a checker put down
+where no lifted checker may go (flashed), or more than one hand's work (a mismatch: every
+differing zone is shown until the board matches again). Nothing here allocates per frame except
+the step lists the rules core returns.
+"""
+
+from firmware.board.zonemap import ZONES, BAR_ZONE
+
+SETTLED = 0     # the board shows the tracked position exactly
+HANDS = 1       # checkers in the air or half-made hits: one hand's work
+ILLEGAL = 2     # a checker put down where none of the lifted checkers may go
+MISMATCH = 3    # more than one hand's work: show the differences, wait
+
+STATE_NAMES = ("settled", "hands", "illegal", "mismatch")
+
+HAND_MISSING = 3   # up to two own checkers in the air plus a lifted blot
+HAND_EXTRA = 2
+
+
+class Tracker:
+    """Follows one side's turn (or a fixed position) from debounced zone counts."""
+
+    def __init__(self, zmap, capacity):
+        self.zmap = zmap
+        self.cap = bytearray(capacity)
+        self.exp = bytearray(ZONES)      # counts the tracked state should show
+        self.work = bytearray(ZONES)     # scratch for the search
+        self.frame = bytearray(ZONES)    # last frame seen
+        self.turn = None
+        self.side = 0
+        self.state = SETTLED
+        self.missing = 0    # bitmap: zones showing fewer checkers than tracked
+        self.extra = 0      # bitmap: zones showing more
+        self.lifted = 0     # bitmap: own zones with checkers in the air
+        self.lit = 0        # bitmap: legal destinations of the lifted checkers
+        self.hitlit = 0     # bitmap: those destinations that hit
+        self.back = 0       # bitmap: where a lifted checker came from this turn (undo)
+        self.flash = 0      # bitmap: illegal placements
+        self.n_missing = 0
+        self.n_extra = 0
+        self.events = []    # ("step"|"undo", (src, dst, die, hit)) since the last drain
+        self._cache = -1
+
+    # -- what is tracked --------------------------------------------------------------------
+    def follow(self, turn, position=None):
+        """Track ``turn`` (a rules Turn, steps kept) or, with turn None, a fixed ``position``."""
+        self.turn = turn
+        if turn is not None:
+            self.side = turn.side
+            position = turn.position()
+        self.zmap.expected(position.board, self.exp)
+        self._cache = -1
+
+    def _refresh_expected(self):
+        self.zmap.expected(self.turn.position().board, self.exp)
+
+    # -- frames ---------------------------------------------------------------------------------
+    def update(self, frame, force=False):
+        """Reconcile with a frame (bytearray 28); ``force`` also accepts changes that only a
+        point fuller than its slots hides (used at the turn-end press). Returns the state."""
+        f = self.frame
+        for z in range(ZONES):
+            f[z] = frame[z]
+        self._diff()
+        if self.n_missing == 0 and self.n_extra == 0:
+            return self._settle()
+        if self.turn is not None and (self.n_extra or force):
+            if self._search(force):
+                self._diff()
+                return self._settle()
+        self._read_hands()
+        return self.state
+
+    def _settle(self):
+        self.state = SETTLED
+        self.missing = self.extra = self.lifted = self.lit = self.hitlit = 0
+        self.back = self.flash = 0
+        self._cache = -1
+        return SETTLED
+
+    def _diff(self):
+        exp = self.exp
+        cap = self.cap
+        f = self.frame
+        missing = extra = nm = ne = 0
+        for z in range(ZONES):
+            e = exp[z]
+            c = cap[z]
+            if e > c:
+                e = c
+            d = f[z] - e
+            if d < 0:
+                missing |= 1 << z
+                nm -= d
+            elif d > 0:
+                extra |= 1 << z
+                ne += d
+        self.missing = missing
+        self.extra = extra
+        self.n_missing = nm
+        self.n_extra = ne
+
+    # -- the search for an exact explanation -------------------------------------------------------
+    def _mismatch(self, work):
+        cap = self.cap
+        f = self.frame
+        m = 0
+        for z in range(ZONES):
+            e = work[z]
+            c = cap[z]
+            if e > c:
+                e = c
+            d = f[z] - e
+            m += d if d > 0 else -d
+        return m
+
+    def _zone_cost(self, work, z):
+        e = work[z]
+        c = self.cap[z]
+        if e > c:
+            e = c
+        d = self.frame[z] - e
+        return d if d > 0 else -d
+
+    def _move(self, work, src, dst, hit, sign):
+        """Apply (sign 1) or undo (-1) a step on the zone counts; returns the mismatch change."""
+        zone_of = self.zmap.zone_of
+        base = self.side * 26
+        zs = zone_of[base + src]
+        zd = zone_of[base + dst]
+        cost = self._zone_cost
+        before = cost(work, zs) + cost(work, zd)
+        work[zs] -= sign
+        if not hit:
+            work[zd] += sign
+            return cost(work, zs) + cost(work, zd) - before
+        zb = BAR_ZONE + 1 - self.side
+        before += cost(work, zb)
+        work[zb] += sign
+        return cost(work, zs) + cost(work, zd) + cost(work, zb) - before
+
+    def _search(self, force):
+        turn = self.turn
+        work = self.work
+        exp = self.exp
+        for z in range(ZONES):
+            work[z] = exp[z]
+        old = turn.steps
+        popped = []
+        m = self._mismatch(work)
+        while True:
+            if self._dfs(work, m):
+                self._report(old)
+                self._refresh_expected()
+                return True
+            if not turn.stack:
+                break
+            step = turn.pop()
+            popped.append(step)
+            m += self._move(work, step[0], step[1], step[3], -1)
+        while popped:
+            step = popped.pop()
+            turn.push(step[0], step[2])
+        return False
+
+    def _dfs(self, work, m):
+        if m == 0:
+            return True
+        turn = self.turn
+        left = turn.max_steps - len(turn.stack)
+        if left <= 0 or m > 2 * left:
+            return False
+        mine = turn.mine
+        zone_of = self.zmap.zone_of
+        base = self.side * 26
+        cap = self.cap
+        f = self.frame
+        for pip in range(25, 0, -1):
+            if not mine[pip]:
+                continue
+            z = zone_of[base + pip]
+            c = work[z] - 1
+            if c > cap[z]:
+                c = cap[z]
+            if c < f[z]:
+                continue      # the frame still shows this checker where it was
+            for dst, die in turn.targets(pip):
+                hit = turn.push(pip, die)
+                dm = self._move(work, pip, dst, hit, 1)
+                if self._dfs(work, m + dm):
+                    return True
+                turn.pop()
+                self._move(work, pip, dst, hit, -1)
+        return False
+
+    def _report(self, old):
+        new = self.turn.steps
+        keep = 0
+        while keep < len(old) and keep < len(new) and old[keep] == new[keep]:
+            keep += 1
+        for i in range(len(old) - 1, keep - 1, -1):
+            self.events.append(("undo", old[i]))
+        for i in range(keep, len(new)):
+            self.events.append(("step", new[i]))
+
+    # -- reading the hands -------------------------------------------------------------------------
+    def _read_hands(self):
+        turn = self.turn
+        missing = self.missing
+        if turn is None:
+            self.lifted = self.lit = self.hitlit = self.back = self.flash = 0
+            self.state = MISMATCH
+            return
+        zone_of = self.zmap.zone_of
+        base = self.side * 26
+        mine = turn.mine
+        lifted = 0
+        for pip in range(1, 26):
+            if mine[pip]:
+                z = zone_of[base + pip]
+                if (missing >> z) & 1:
+                    lifted |= 1 << z
+        key = lifted | (len(turn.stack) << ZONES)
+        if key != self._cache:
+            self._cache = key
+            self.lifted = lifted
+            self.lit = self.hitlit = self.back = 0
+            for pip in range(25, 0, -1):
+                if mine[pip] and (lifted >> zone_of[base + pip]) & 1:
+                    self._reach(pip)
+            for src, dst, die, hit in turn.steps:
+                if (lifted >> zone_of[base + dst]) & 1:
+                    self.back |= 1 << zone_of[base + src]
+        allowed = self.lit | self.back | (1 << (BAR_ZONE + 1 - self.side))
+        self.flash = self.extra & ~allowed
+        if self.n_missing > HAND_MISSING or self.n_extra > HAND_EXTRA:
+            self.state = MISMATCH
+        elif self.flash:
+            self.state = ILLEGAL
+        else:
+            self.state = HANDS
+
+    def _reach(self, pip):
+        """Light every zone the checker on ``pip`` may reach with the dice left."""
+        turn = self.turn
+        zone_of = self.zmap.zone_of
+        base = self.side * 26
+        for dst, die in turn.targets(pip):
+            z = zone_of[base + dst]
+            self.lit |= 1 << z
+            hit = turn.push(pip, die)
+            if hit:
+                self.hitlit |= 1 << z
+            if dst:
+                self._reach(dst)
+            turn.pop()
+
+    def drain(self):
+        """The step/undo events since the last call."""
+        ev = self.events
+        self.events = []
+        return ev

@@ -1,0 +1,76 @@
+"""Where each side's pips sit on the board's 28 sensing zones, and the counts a position shows."""
+
+ZONES = 28
+BAR_ZONE = 24      # + side: 24 White's bar, 25 Black's bar
+TRAY_ZONE = 26     # + side: 26 White's tray, 27 Black's tray
+NOBODY = 2
+
+
+class ZoneMap:
+    """Pip <-> zone tables of one variant (zones 0..23 = triangles k 1..24)."""
+
+    def __init__(self, rules):
+        self.rules = rules
+        # zone_of[side*26 + pip] -> zone
+        self.zone_of = bytearray(52)
+        # pip_at[side*28 + zone] -> pip, 255 where the side has no pip on that zone
+        self.pip_at = bytearray(b"\xff" * 56)
+        for side in (0, 1):
+            for pip in range(26):
+                if pip == 0:
+                    z = TRAY_ZONE + side
+                elif pip == 25:
+                    z = BAR_ZONE + side
+                else:
+                    z = rules.k_of(side, pip) - 1
+                self.zone_of[side * 26 + pip] = z
+                self.pip_at[side * 28 + z] = pip
+
+    def zone(self, side, pip):
+        return self.zone_of[side * 26 + pip]
+
+    def pip(self, side, zone):
+        """The side's pip on a zone, or -1 when the zone is the other side's bar or tray."""
+        p = self.pip_at[side * 28 + zone]
+        return -1 if p == 255 else p
+
+    def expected(self, board, out, owner=None):
+        """Fill ``out`` (bytearray 28) with the checker count of each zone for a 52-count board;
+        ``owner`` (bytearray 28), when given, gets the side holding each zone (2: nobody)."""
+        zone_of = self.zone_of
+        for z in range(ZONES):
+            out[z] = 0
+        if owner is not None:
+            for z in range(ZONES):
+                owner[z] = NOBODY
+        for i in range(52):
+            n = board[i]
+            if n:
+                z = zone_of[i]
+                out[z] += n
+                if owner is not None:
+                    owner[z] = 0 if i < 26 else 1
+
+
+def zone_name(z):
+    """Protocol name of a zone: k 1..24, bar0, bar1, off0, off1."""
+    if z < 24:
+        return str(z + 1)
+    if z < 26:
+        return "bar%d" % (z - 24)
+    return "off%d" % (z - 26)
+
+
+def parse_zone(word):
+    """Zone of a protocol name (see zone_name); -1 when it is not one."""
+    if word in ("bar0", "bar1"):
+        return 24 + int(word[3])
+    if word in ("off0", "off1"):
+        return 26 + int(word[3])
+    try:
+        k = int(word)
+    except ValueError:
+        return -1
+    if 1 <= k <= 24:
+        return k - 1
+    return -1

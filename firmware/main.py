@@ -1,0 +1,110 @@
+"""The board's main program: the asyncio loop over the hardware, the session and the host link.
+
+On the board it is deployed as main.py. On a PC it runs the unchanged firmware on the simulated
+hardware, reading protocol commands from stdin and writing protocol lines to stdout:
+    python -m firmware.main --sim [--variant V] [--flash DIR] [--virtual-time]
+    micropython firmware/main.py --sim ...        (cwd = the repository root)
+--virtual-time: the simulated clock moves only with ``sim wait <ms>`` (deterministic scripts).
+"""
+
+import sys
+
+try:
+    import asyncio
+except ImportError:                     # older MicroPython
+    import uasyncio as asyncio
+
+SCAN_MS = 5
+
+
+def _repo_root_on_path():
+    arg0 = sys.argv[0] if sys.argv else ""
+    if arg0.endswith("main.py") and "/" in arg0:
+        firmware_dir = arg0[:arg0.rfind("/")]
+        root = firmware_dir[:firmware_dir.rfind("/")] if "/" in firmware_dir else "."
+        if root not in sys.path:
+            sys.path.insert(0, root or ".")
+
+
+def _option(argv, name, default=None):
+    if name in argv:
+        i = argv.index(name)
+        if i + 1 < len(argv):
+            return argv[i + 1]
+    return default
+
+
+async def _sleep_ms(ms):
+    if hasattr(asyncio, "sleep_ms"):
+        await asyncio.sleep_ms(ms)
+    else:
+        await asyncio.sleep(ms / 1000)
+
+
+class Runner:
+    """Owns the App (and, simulated, the world it reboots on after a power cut)."""
+
+    def __init__(self, argv):
+        from firmware.board.hostlink import LineReader, write_line
+        self.sim = "--sim" in argv
+        self.virtual = "--virtual-time" in argv
+        self.variant = _option(argv, "--variant", "short")
+        self.write = write_line
+        self.world = None
+        if self.sim:
+            from firmware import sim
+            sim.install()
+            from firmware.drivers import board_config
+            from firmware.drivers import hardware
+            from firmware.sim.world import SimWorld
+            cfg = board_config.load(hardware.DESCRIPTION, None)
+            self.world = SimWorld(cfg, _option(argv, "--flash"), realtime=not self.virtual)
+            hw = hardware.build(sim=True, world=self.world)
+        else:
+            from firmware.drivers import hardware
+            hw = hardware.build()
+        self.reader = LineReader()
+        self.app = self._boot(hw)
+
+    def _boot(self, hw):
+        from firmware.app import App
+        app = App(hw, self.write, self.variant)
+        app.start()
+        return app
+
+    def poll_host(self):
+        """Run the command lines that arrived; False once the host closed the input."""
+        for text in self.reader.lines():
+            self.app.line(text)
+            if not self.app.powered and self.world is not None:
+                self.app = self._boot(self.world.reboot())
+        return not self.reader.eof
+
+    async def scan(self):
+        hw_clock = self.app.hw.ticks_ms
+        while True:
+            if not self.virtual:
+                self.app.tick(self.app.hw.ticks_ms())
+            await _sleep_ms(SCAN_MS)
+
+    async def host(self):
+        while self.poll_host():
+            await _sleep_ms(SCAN_MS)
+
+    async def main(self):
+        task = asyncio.create_task(self.scan())
+        await self.host()
+        task.cancel()
+
+
+def main(argv=None):
+    if argv is None:
+        argv = sys.argv[1:]
+    runner = Runner(argv)
+    asyncio.run(runner.main())
+    return 0
+
+
+if __name__ == "__main__":
+    _repo_root_on_path()
+    main()
