@@ -1,0 +1,179 @@
+"""Analog sensor front end: linear Hall sensors through two levels of 74HC4067 into ADC0."""
+
+from array import array
+
+try:
+    from micropython import const
+except ImportError:  # CPython without the sim stand-ins
+    def const(x):
+        return x
+
+# Electrical: DRV5053RA sensors run from 5 V (134 x 3.6 mA would overload the Pico's 3V3) but
+# their output stays within 0.2-1.8 V, 1.0 V (code ~1241 of 4095 at 3.3 V) with no field, so
+# they feed the 3.3 V muxes and the ADC without dividers. Slot s is channel s % 16 of sensor mux
+# s // 16, whose output is channel s // 16 of the bank mux into ADC0. The eight select lines are
+# GP(sel_base) .. GP(sel_base + 7), slot bits 0..7 in order, so one write to the SIO's GPIO_OUT_XOR
+# register selects a slot. 74HC4067 on-resistance (~70 ohm at 3.3 V) and ~50 pF settle in well
+# under a microsecond, less than the interpreter spends between the select and the read.
+# Magnets: White checkers north-up lower the output, Black south-up raise it ("white": "below").
+
+_SIO_GPIO_OUT_XOR = const(0xD000001C)
+_Q = const(4)          # levels and baselines are kept in 1/16 ADC code (12.4 fixed point)
+
+
+class AnalogScanner:
+    """Scan ``n`` linear Hall sensors into ``raw``: occupancy bits, then Black bits (polarity).
+
+    Per sensor: an IIR average (``filter_shift``), a calibrated baseline that slowly follows
+    drift while the slot is empty (one slot per scan, ``drift_shift``), hysteresis (``on_codes``
+    to become occupied, ``off_codes`` to stay so), thresholds kept clear of the RP2040 ADC's
+    bad codes, and rail readings (open or shorted sensor) reported in ``faults``.
+    ``per_scan`` slots are read per call (round robin) so a call stays short.
+    """
+
+    def __init__(self, adc_read, mem32, sel_base, n, zero_code=1241, on_codes=150, off_codes=90,
+                 filter_shift=2, drift_shift=6, rail_low=80, rail_high=3900, white_below=True,
+                 bad_codes=(512, 1536, 2560, 3584), bad_guard=12, per_scan=None):
+        self.adc_read = adc_read
+        self.mem32 = mem32
+        self.sel_base = sel_base
+        self.n = n
+        nb = (n + 7) >> 3
+        self.nbytes = nb
+        self.raw = bytearray(2 * nb)
+        self.faults = bytearray(nb)
+        self.fault_changed = False
+        self.on = on_codes << _Q
+        self.off = off_codes << _Q
+        self.filter_shift = filter_shift
+        self.drift_shift = drift_shift
+        self.rail_low = rail_low
+        self.rail_high = rail_high
+        self.white_below = white_below
+        self.bad_codes = bad_codes
+        self.bad_guard = bad_guard
+        self.per_scan = per_scan or n
+        self.level = array("H", [zero_code << _Q] * n)
+        self.baseline = array("H", [zero_code << _Q] * n)
+        self.on_hi = array("H", [0] * n)
+        self.on_lo = array("H", [0] * n)
+        self.off_hi = array("H", [0] * n)
+        self.off_lo = array("H", [0] * n)
+        self._selected = 0
+        self._next = 0
+        self._drift_slot = 0
+        for s in range(n):
+            self.set_baseline(s, zero_code << _Q)
+
+    def _clear_of_bad(self, t, away):
+        """Move threshold t (1/16 code) out of the guard band around a bad ADC code, in
+        direction ``away`` (+1 up, -1 down), so noise there cannot make the decision stick."""
+        g = self.bad_guard << _Q
+        for code in self.bad_codes:
+            c = code << _Q
+            if c - g <= t <= c + g:
+                return c + g + 1 if away > 0 else c - g - 1
+        return t
+
+    def set_baseline(self, s, base):
+        """Set slot s's zero-field level (1/16 code) and its four thresholds."""
+        self.baseline[s] = base
+        self.on_hi[s] = min(0xFFFF, self._clear_of_bad(base + self.on, 1))
+        self.on_lo[s] = max(0, self._clear_of_bad(base - self.on, -1))
+        self.off_hi[s] = min(0xFFFF, self._clear_of_bad(base + self.off, 1))
+        self.off_lo[s] = max(0, self._clear_of_bad(base - self.off, -1))
+
+    def select(self, s):
+        self.mem32[_SIO_GPIO_OUT_XOR] = (self._selected ^ s) << self.sel_base
+        self._selected = s
+
+    def read_code(self, s):
+        """One 12-bit conversion of slot s."""
+        self.select(s)
+        return self.adc_read() >> 4
+
+    def calibrate(self, samples=16):
+        """With the board empty: average ``samples`` readings per slot into its baseline."""
+        for s in range(self.n):
+            total = 0
+            for _ in range(samples):
+                total += self.read_code(s)
+            base = (total << _Q) // samples
+            self.level[s] = base
+            self.set_baseline(s, base)
+        for b in range(len(self.raw)):
+            self.raw[b] = 0
+
+    def calibration(self):
+        """The baselines as bytes (to store on flash)."""
+        return bytes(self.baseline)
+
+    def load_calibration(self, data):
+        base = array("H", data)
+        for s in range(min(self.n, len(base))):
+            self.level[s] = base[s]
+            self.set_baseline(s, base[s])
+
+    def scan(self):
+        """Read the next ``per_scan`` slots; returns ``raw`` (occupancy bytes, then Black bytes)."""
+        n = self.n
+        mem32 = self.mem32
+        adc_read = self.adc_read
+        shift = self.sel_base
+        fshift = self.filter_shift
+        level = self.level
+        baseline = self.baseline
+        raw = self.raw
+        nb = self.nbytes
+        faults = self.faults
+        white_below = self.white_below
+        rail_low = self.rail_low
+        rail_high = self.rail_high
+        sel = self._selected
+        s = self._next
+        for _ in range(self.per_scan):
+            mem32[_SIO_GPIO_OUT_XOR] = (sel ^ s) << shift
+            sel = s
+            code = adc_read() >> 4
+            lv = level[s]
+            lv += ((code << _Q) - lv) >> fshift
+            level[s] = lv
+            b = s >> 3
+            m = 1 << (s & 7)
+            if raw[b] & m:
+                occupied = lv > self.off_hi[s] or lv < self.off_lo[s]
+            else:
+                occupied = lv > self.on_hi[s] or lv < self.on_lo[s]
+            if occupied:
+                raw[b] |= m
+                if (lv > baseline[s]) == white_below:
+                    raw[nb + b] |= m
+                else:
+                    raw[nb + b] &= ~m
+            else:
+                raw[b] &= ~m
+                raw[nb + b] &= ~m
+            bad = code < rail_low or code > rail_high
+            if bad != bool(faults[b] & m):
+                faults[b] ^= m
+                self.fault_changed = True
+            s += 1
+            if s == n:
+                s = 0
+        self._selected = sel
+        self._next = s
+        self._track_drift()
+        return raw
+
+    def _track_drift(self):
+        """Move one empty slot's baseline a step towards its level (temperature, stray fields)."""
+        s = self._drift_slot
+        if not (self.raw[s >> 3] >> (s & 7)) & 1:
+            base = self.baseline[s]
+            step = (self.level[s] - base) >> self.drift_shift
+            if step == 0 and self.level[s] != base:
+                step = 1 if self.level[s] > base else -1
+            if step:
+                self.set_baseline(s, base + step)
+        s += 1
+        self._drift_slot = 0 if s == self.n else s

@@ -1,0 +1,94 @@
+"""Build the one Hardware object (sensors, LEDs, buttons, dice, storage, watchdog) from board.json."""
+
+from firmware.drivers import board_config
+from firmware.drivers.analog_scan import AnalogScanner
+from firmware.drivers.buttons import Buttons
+from firmware.drivers.buzzer import Buzzer
+from firmware.drivers.debounce import SlotDebouncer
+from firmware.drivers.dice import Dice, rosc_bit_source
+from firmware.drivers.leds import Leds
+from firmware.drivers.shift_scan import ShiftRegisterScanner
+from firmware.drivers.storage import Storage
+from firmware.drivers.ticks import ticks_diff
+from firmware.drivers.watchdog import Watchdog
+from firmware.drivers.zones import ZoneReader
+
+DESCRIPTION = "hardware/board.json"
+DATA_ROOT = "/data"
+_SIO_GPIO_IN = 0xD0000004
+
+
+class Hardware:
+    """Everything the board logic touches; ``sim`` is the simulator's controls (None on a board)."""
+
+    def __init__(self, cfg, machine, neopixel, fs, ticks_ms, storage_root, sim=None):
+        self.config = cfg
+        self.sim = sim
+        self.ticks_ms = ticks_ms
+        self.ticks_diff = ticks_diff
+        Pin = machine.Pin
+        pins = cfg.pins
+        sensing = cfg.sensing
+        nb = (cfg.n_slots + 7) >> 3
+        if cfg.front_end == "digital":
+            d = cfg.digital
+            spi = machine.SPI(0, baudrate=d["spi_baud"], polarity=0, phase=0,
+                              sck=Pin(pins["sr_clk"]), mosi=Pin(pins["sr_tx"]),
+                              miso=Pin(pins["sr_data"]))
+            load = Pin(pins["sr_load"], Pin.OUT, value=1)
+            scanner = ShiftRegisterScanner(spi, load, nb)
+            debouncer = SlotDebouncer(nb, sensing["press_ms"], sensing["release_ms"],
+                                      active_low=d["active_low"])
+        else:
+            a = cfg.analog
+            base = pins["mux_s0"]
+            for i in range(8):
+                Pin(base + i, Pin.OUT, value=0)
+            adc = machine.ADC(Pin(pins["adc"]))
+            scanner = AnalogScanner(adc.read_u16, machine.mem32, base, cfg.n_slots,
+                                    zero_code=a["zero_code"], on_codes=a["on_codes"],
+                                    off_codes=a["off_codes"], filter_shift=a["filter_shift"],
+                                    drift_shift=a["drift_shift"], rail_low=a["rail_low"],
+                                    rail_high=a["rail_high"], white_below=a["white"] == "below",
+                                    bad_codes=a["bad_codes"], bad_guard=a["bad_guard"],
+                                    per_scan=a.get("per_scan"))
+            debouncer = SlotDebouncer(2 * nb, sensing["press_ms"], sensing["release_ms"])
+        self.scanner = scanner
+        self.zones = ZoneReader(cfg, scanner, debouncer, sensing["stuck_ms"],
+                                sensing["chatter_count"], sensing["chatter_ms"])
+        p = cfg.power
+        strip = neopixel.NeoPixel(Pin(pins["led_data"], Pin.OUT), cfg.n_leds)
+        self.leds = Leds(cfg, strip, cfg.led_budget_ma(), p["brightness_cap"], p["gamma"],
+                         p["led_ma_per_channel"])
+        btn = pins["btn_p0"]
+        for i in range(3):
+            Pin(btn + i, Pin.IN, Pin.PULL_UP)
+        mem32 = machine.mem32
+
+        def read_levels():
+            return mem32[_SIO_GPIO_IN] >> btn
+
+        self.buttons = Buttons(read_levels, cfg.buttons["debounce_ms"], cfg.buttons["long_ms"])
+        self.dice = Dice(rosc_bit_source(mem32))
+        self.storage = Storage(storage_root, fs)
+        self.wdt = Watchdog(machine.WDT)
+        self.buzzer = Buzzer(machine.PWM(Pin(pins["buzzer"])))
+
+
+def build(sim=False, path=DESCRIPTION, front_end=None, world=None, storage_root=None):
+    """The board's Hardware (sim=False), or one on simulated parts (sim=True; ``world`` reuses a
+    SimWorld, e.g. after a power cut; ``storage_root`` is the host folder standing for flash)."""
+    cfg = board_config.load(path, front_end)
+    if sim:
+        from firmware.sim.world import SimWorld
+        if world is None:
+            world = SimWorld(cfg, storage_root)
+        else:
+            world.attach(cfg)
+        return Hardware(cfg, world.machine, world.neopixel, world.fs, world.ticks_ms,
+                        DATA_ROOT, world)
+    import machine
+    import neopixel
+    import os
+    import time
+    return Hardware(cfg, machine, neopixel, os, time.ticks_ms, storage_root or DATA_ROOT)

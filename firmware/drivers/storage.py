@@ -1,0 +1,83 @@
+"""Files on the board's flash: read, atomic replace (temp file + rename), remove, checksums."""
+
+try:
+    from binascii import crc32
+except ImportError:  # pragma: no cover - every supported port has it
+    crc32 = None
+
+# littlefs (the rp2 port's filesystem) is copy-on-write: a rename that replaces a file commits
+# atomically, so after a power cut the name holds either the whole old or the whole new file. A
+# power cut during the temp write leaves a stray ".tmp" that the next write or read removes.
+
+TMP = ".tmp"
+
+
+class Storage:
+    """Named blobs under ``root``; ``fs`` is the os module (or the simulator's flash)."""
+
+    def __init__(self, root, fs):
+        self.root = root
+        self.fs = fs
+        try:
+            fs.mkdir(root)
+        except OSError:
+            pass
+
+    def path(self, name):
+        return self.root + "/" + name
+
+    def read(self, name):
+        """The file's bytes, or None if there is none."""
+        try:
+            with self.fs.open(self.path(name), "rb") as f:
+                return f.read()
+        except OSError:
+            return None
+
+    def write_atomic(self, name, data):
+        """Replace ``name`` with ``data``: readers see the old or the new bytes, never a mix."""
+        fs = self.fs
+        final = self.path(name)
+        tmp = final + TMP
+        with fs.open(tmp, "wb") as f:
+            f.write(data)
+        try:
+            fs.rename(tmp, final)
+        except OSError:      # a filesystem that refuses to rename onto a file (FAT)
+            fs.remove(final)
+            fs.rename(tmp, final)
+
+    def remove(self, name):
+        for p in (self.path(name), self.path(name) + TMP):
+            try:
+                self.fs.remove(p)
+            except OSError:
+                pass
+
+    def names(self):
+        try:
+            return [n for n in self.fs.listdir(self.root) if not n.endswith(TMP)]
+        except OSError:
+            return []
+
+
+def checksum(data):
+    """CRC-32 of data (an int below 2**32)."""
+    return crc32(data) & 0xFFFFFFFF
+
+
+def seal(data):
+    """data + its CRC-32 (4 bytes, little endian): a record that can tell it is whole."""
+    c = checksum(data)
+    return bytes(data) + bytes((c & 255, (c >> 8) & 255, (c >> 16) & 255, (c >> 24) & 255))
+
+
+def unseal(blob):
+    """The data of a sealed record, or None when it is short or its checksum is wrong."""
+    if blob is None or len(blob) < 4:
+        return None
+    data = blob[:-4]
+    t = blob[-4:]
+    if checksum(data) != t[0] | (t[1] << 8) | (t[2] << 16) | (t[3] << 24):
+        return None
+    return data

@@ -1,0 +1,92 @@
+"""Simulated flash: a host folder behind an os-like interface, with power cuts at any byte."""
+
+import os
+
+
+class PowerCut(BaseException):
+    """The simulated board lost power: nothing more reaches the flash until reboot."""
+
+
+class _File:
+    def __init__(self, flash, f, writing):
+        self.flash = flash
+        self.f = f
+        self.writing = writing
+
+    def write(self, data):
+        n = self.flash.spend(len(data))
+        if n < len(data):
+            self.f.write(data[:n])
+            self.f.close()
+            raise PowerCut()
+        return self.f.write(data)
+
+    def read(self, n=-1):
+        return self.f.read() if n is None or n < 0 else self.f.read(n)
+
+    def flush(self):
+        self.f.flush()
+
+    def close(self):
+        self.f.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.f.close()
+        return False
+
+
+class SimFlash:
+    """Paths like "/data/x" live under ``root`` on the host. ``cut_after`` (bytes, a rename
+    costs 1) arms a power cut in the middle of the next writes; ``dead`` refuses everything."""
+
+    def __init__(self, root):
+        self.root = root
+        self.cut_after = None
+        self.dead = False
+        self.bytes_written = 0
+
+    def host(self, path):
+        return self.root + (path if path.startswith("/") else "/" + path)
+
+    def spend(self, n):
+        """How many of n units get done before the power goes (all of them normally)."""
+        if self.dead:
+            raise PowerCut()
+        if self.cut_after is not None:
+            if n > self.cut_after:
+                n = self.cut_after
+                self.cut_after = 0
+                self.dead = True
+                self.bytes_written += n
+                return n
+            self.cut_after -= n
+        self.bytes_written += n
+        return n
+
+    def open(self, path, mode="r"):
+        writing = "w" in mode or "a" in mode or "+" in mode
+        if writing and self.dead:
+            raise PowerCut()
+        return _File(self, open(self.host(path), mode), writing)
+
+    def rename(self, a, b):
+        if self.spend(1) < 1:
+            raise PowerCut()
+        os.rename(self.host(a), self.host(b))
+
+    def remove(self, path):
+        if self.dead:
+            raise PowerCut()
+        os.remove(self.host(path))
+
+    def mkdir(self, path):
+        os.mkdir(self.host(path))
+
+    def listdir(self, path="/"):
+        return os.listdir(self.host(path))
+
+    def stat(self, path):
+        return os.stat(self.host(path))

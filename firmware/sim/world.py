@@ -1,0 +1,274 @@
+"""The simulated board: sensor magnets, buttons, clock, LED strip, random bits and flash, at the raw level."""
+
+import os
+
+from firmware.drivers.ticks import TICKS_MASK
+from firmware.sim import machine as sim_machine
+from firmware.sim import neopixel as sim_neopixel
+from firmware.sim.flash import PowerCut, SimFlash
+
+_SIO_GPIO_IN = 0xD0000004
+_SIO_GPIO_OUT = 0xD0000010
+_SIO_GPIO_OUT_SET = 0xD0000014
+_SIO_GPIO_OUT_CLR = 0xD0000018
+_SIO_GPIO_OUT_XOR = 0xD000001C
+_ROSC_RANDOMBIT = 0x4006001C
+BUTTON_NAMES = ("p0", "p1", "menu")
+
+
+class _MachineView:
+    """The machine stand-in as one world sees it (its own mem32)."""
+
+    def __init__(self, world):
+        self.Pin = sim_machine.Pin
+        self.SPI = sim_machine.SPI
+        self.ADC = sim_machine.ADC
+        self.PWM = sim_machine.PWM
+        self.WDT = sim_machine.WDT
+        self.mem32 = sim_machine.Mem32(world)
+
+
+def _temp_dir():
+    base = "/tmp"
+    for i in range(1000):
+        name = base + "/nardy-sim-%d-%d" % (os.getpid() if hasattr(os, "getpid") else 0,
+                                            int.from_bytes(os.urandom(3), "little") + i)
+        try:
+            os.mkdir(name)
+            return name
+        except OSError:
+            pass
+    raise OSError("no temp dir")
+
+
+class SimWorld:
+    """What the sensors, buttons and strip of a simulated board see and show.
+
+    Controls: set_zone, set_slot, set_frame, stick, drift, press, advance, power_cut, reboot,
+    led_frame. Sensors are simulated as raw 74HC165 bits or raw ADC codes, so the firmware's
+    own scanner, debouncer and zone reader run unchanged on top.
+    """
+
+    signal_codes = 500       # ADC codes a magnet moves a linear Hall sensor from its zero
+    rosc_p1 = 154            # raw ROSC bit is 1 with probability rosc_p1/256 (biased on purpose)
+
+    def __init__(self, cfg, storage_root=None, realtime=False):
+        self.now = 0
+        self.realtime = realtime
+        self.gpio_out = 0
+        self.buzzer = (0, 0)
+        self.frame = None
+        self.frames = 0
+        self.on_led_frame = None
+        self.wdt_timeout = None
+        self.wdt_fed = 0
+        self.wdt_fired = False
+        self.noise = 0
+        self._lcg = 12345
+        self._rbits = b""
+        self._rpos = 0
+        self.fs = SimFlash(storage_root or _temp_dir())
+        try:
+            self.fs.mkdir("/")
+        except OSError:
+            pass
+        self.cfg = None
+        self.attach(cfg)
+
+    def attach(self, cfg):
+        """(Re)connect the parts described by cfg; sensor and flash state survive a reboot."""
+        if self.cfg is None or cfg.n_slots != self.cfg.n_slots:
+            n = cfg.n_slots
+            self.occ = bytearray(n)
+            self.col = bytearray(n)
+            self.stuck = {}
+            self.offset = [((s * 37) % 121) - 60 for s in range(n)]
+            self.drift_codes = 0
+            self.release_at = [None, None, None]
+        self.cfg = cfg
+        self.sel_base = cfg.pins["mux_s0"]
+        self.btn_base = cfg.pins["btn_p0"]
+        self.machine = _MachineView(self)
+        self.neopixel = sim_neopixel
+        sim_machine.bind(self)
+
+    # clock -----------------------------------------------------------------
+    def ticks_ms(self):
+        if self.realtime:
+            import time
+            t = int(time.monotonic() * 1000) if hasattr(time, "monotonic") else time.ticks_ms()
+            return (t + self.now) & TICKS_MASK
+        return self.now & TICKS_MASK
+
+    def advance(self, ms, step=None, each=None):
+        """Move the clock by ms; with ``each``, call each(ticks) every ``step`` ms on the way."""
+        if each is None:
+            self.now += ms
+        else:
+            end = self.now + ms
+            step = step or 5
+            while self.now < end:
+                self.now = min(end, self.now + step)
+                each(self.ticks_ms())
+        if self.wdt_timeout is not None and self.now - self.wdt_fed > self.wdt_timeout:
+            self.wdt_fired = True
+
+    # sensors ---------------------------------------------------------------
+    def set_slot(self, s, on, colour=1):
+        self.occ[s] = 1 if on else 0
+        self.col[s] = colour if on else 0
+
+    def set_zone(self, z, count, colour=0):
+        """Put ``count`` checkers on zone z (slots filled from the base; more than fit = full);
+        colour 1 White, 2 Black (0: White, for the digital front end it does not matter)."""
+        first = self.cfg.zone_first[z]
+        for j in range(self.cfg.zone_cap[z]):
+            self.set_slot(first + j, j < count, colour or 1)
+
+    def set_frame(self, bits):
+        """A whole occupancy frame: slot s = byte s >> 3, bit s & 7 (colour kept or White)."""
+        for s in range(self.cfg.n_slots):
+            on = (bits[s >> 3] >> (s & 7)) & 1 if (s >> 3) < len(bits) else 0
+            self.set_slot(s, on, self.col[s] or 1)
+
+    def stick(self, s, value):
+        """Force slot s: 1 reads occupied, 0 reads empty, "open" reads the ADC rail, None frees it."""
+        if value is None:
+            self.stuck.pop(s, None)
+        else:
+            self.stuck[s] = value
+
+    def drift(self, codes):
+        """Shift every linear Hall sensor's zero by ``codes`` (temperature, stray field)."""
+        self.drift_codes = codes
+
+    def occupied(self, s):
+        v = self.stuck.get(s)
+        if v is None:
+            return self.occ[s]
+        return 1 if v == 1 else 0
+
+    def shift_bytes(self, buf):
+        """What the 74HC165 chain shifts out: slot bits, 0 where a magnet closes the reed."""
+        n = self.cfg.n_slots
+        for b in range(len(buf)):
+            v = 0xFF
+            for bit in range(8):
+                s = (b << 3) + bit
+                if s < n and self.occupied(s):
+                    v &= ~(1 << bit)
+            buf[b] = v
+
+    def adc_u16(self):
+        s = (self.gpio_out >> self.sel_base) & 0xFF
+        if s >= self.cfg.n_slots:
+            return 0
+        v = self.stuck.get(s)
+        if v == "open":
+            code = 0
+        else:
+            code = self.cfg.analog["zero_code"] + self.offset[s] + self.drift_codes
+            if self.occupied(s):
+                colour = 1 if v == 1 else self.col[s]
+                code += -self.signal_codes if colour == 1 else self.signal_codes
+            if self.noise:
+                self._lcg = (self._lcg * 1103515245 + 12345) & 0x7FFFFFFF
+                code += (self._lcg >> 8) % (2 * self.noise + 1) - self.noise
+        code = 0 if code < 0 else 4095 if code > 4095 else code
+        return (code << 4) | (code >> 8)
+
+    # buttons ---------------------------------------------------------------
+    def press(self, button, ms=100):
+        """Hold a button (0/"p0", 1/"p1", 2/"menu") down for ms from now."""
+        i = BUTTON_NAMES.index(button) if isinstance(button, str) else button
+        self.release_at[i] = self.now + ms
+
+    def gpio_in(self):
+        v = 0x3FFFFFFF
+        for i in range(3):
+            r = self.release_at[i]
+            if r is not None and self.now < r:
+                v &= ~(1 << (self.btn_base + i))
+        return v
+
+    # registers ---------------------------------------------------------------
+    def mem_read(self, addr):
+        if addr == _SIO_GPIO_IN:
+            return self.gpio_in()
+        if addr == _SIO_GPIO_OUT:
+            return self.gpio_out
+        if addr == _ROSC_RANDOMBIT:
+            return self.rosc_bit()
+        return 0
+
+    def mem_write(self, addr, value):
+        if addr == _SIO_GPIO_OUT:
+            self.gpio_out = value
+        elif addr == _SIO_GPIO_OUT_SET:
+            self.gpio_out |= value
+        elif addr == _SIO_GPIO_OUT_CLR:
+            self.gpio_out &= ~value
+        elif addr == _SIO_GPIO_OUT_XOR:
+            self.gpio_out ^= value
+
+    def rosc_bit(self):
+        """A raw, deliberately biased random bit (the driver must whiten it)."""
+        pos = self._rpos
+        if pos >= len(self._rbits):
+            self._rbits = os.urandom(4096)
+            pos = 0
+        self._rpos = pos + 1
+        return 1 if self._rbits[pos] < self.rosc_p1 else 0
+
+    # LEDs ------------------------------------------------------------------
+    def led_written(self, buf):
+        if self.fs.dead:
+            return
+        self.frame = bytes(buf)
+        self.frames += 1
+        if self.on_led_frame is not None:
+            self.on_led_frame(self.led_frame())
+
+    def led_frame(self):
+        """What the strip shows, RGB per LED in strip order (after the limiter; dark when off)."""
+        n = self.cfg.n_leds
+        out = bytearray(3 * n)
+        f = self.frame
+        if f is not None and not self.fs.dead:
+            for i in range(n):
+                out[3 * i] = f[3 * i + 1]
+                out[3 * i + 1] = f[3 * i]
+                out[3 * i + 2] = f[3 * i + 2]
+        return bytes(out)
+
+    # watchdog ----------------------------------------------------------------
+    def wdt_start(self, timeout):
+        self.wdt_timeout = timeout
+        self.wdt_fed = self.now
+
+    def wdt_feed(self):
+        self.wdt_fed = self.now
+
+    # power -----------------------------------------------------------------
+    def power_cut(self, after_bytes=None):
+        """Cut the power now, or after ``after_bytes`` more bytes reach the flash (a rename
+        counts 1). Afterwards writes raise PowerCut and the strip is dark until reboot()."""
+        if after_bytes is None:
+            self.fs.dead = True
+        else:
+            self.fs.cut_after = after_bytes
+
+    def reboot(self, path=None, front_end=None):
+        """Power back on: a fresh Hardware on the same flash, sensors and clock."""
+        from firmware.drivers import hardware
+        self.fs.dead = False
+        self.fs.cut_after = None
+        self.frame = None
+        self.wdt_timeout = None
+        self.wdt_fired = False
+        self.release_at = [None, None, None]
+        return hardware.build(sim=True, path=path or hardware.DESCRIPTION,
+                              front_end=front_end or self.cfg.front_end, world=self)
+
+
+__all__ = ["SimWorld", "PowerCut"]
