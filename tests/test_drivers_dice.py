@@ -1,0 +1,92 @@
+"""The dice driver: fair faces from whitened, biased raw bits, and never a modulo."""
+
+import os
+import sys
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from firmware.sim import install  # noqa: E402
+
+install()
+
+from firmware.drivers import hardware  # noqa: E402
+from firmware.drivers.dice import Dice  # noqa: E402
+
+CHI2_5DOF_P001 = 20.52     # P(chi2 > 20.52) = 0.001 with 5 degrees of freedom
+CHI2_35DOF_P001 = 66.62    # the same for the 36 ordered pairs of a two-dice roll
+
+
+def chi2(counts):
+    n = sum(counts)
+    e = n / len(counts)
+    return sum((c - e) ** 2 / e for c in counts)
+
+
+def rolls(n):
+    hw = hardware.build(sim=True)
+    assert hw.sim.rosc_p1 != 128            # the raw bits are biased on purpose
+    roll = hw.dice.roll
+    return [roll() for _ in range(n)], hw.dice
+
+
+def test_chi_square_60k_rolls():
+    values, _ = rolls(60000)
+    counts = [values.count(v) for v in range(1, 7)]
+    assert chi2(counts) < CHI2_5DOF_P001, counts
+    pairs = [0] * 36
+    for i in range(0, len(values) - 1, 2):
+        pairs[(values[i] - 1) * 6 + values[i + 1] - 1] += 1
+    assert chi2(pairs) < CHI2_35DOF_P001
+
+
+@pytest.mark.soak
+def test_chi_square_1m_rolls():
+    values, dice = rolls(1000000)
+    counts = [values.count(v) for v in range(1, 7)]
+    assert chi2(counts) < CHI2_5DOF_P001, counts
+    # rejection of 6 and 7 happens a quarter of the time
+    assert abs(dice.rejected / (1000000 + dice.rejected) - 0.25) < 0.005
+
+
+def test_biased_raw_bits_would_fail_without_whitening():
+    hw = hardware.build(sim=True)
+    bits = [hw.sim.rosc_bit() for _ in range(20000)]
+    assert abs(sum(bits) / len(bits) - hw.sim.rosc_p1 / 256) < 0.02    # p(1) ~ 0.6
+
+
+def whitened(value_bits):
+    out = []
+    for b in value_bits:
+        out += [1, 0] if b else [0, 1]
+    return out
+
+
+def test_no_modulo_every_3_bit_value():
+    # Feed each 3-bit value v, then 000. Rejection: v < 6 gives face v + 1 and v = 6, 7 are
+    # dropped (the next draw, 0, gives face 1). A modulo of the 3 bits would give faces 1 and 2
+    # for 6 and 7 and consume no second draw; a modulo of a wider number would read more bits.
+    for v in range(8):
+        bits = whitened([(v >> 2) & 1, (v >> 1) & 1, v & 1]) + whitened([0, 0, 0])
+        it = iter(bits)
+        d = Dice(lambda: next(it))
+        face = d.roll()
+        if v < 6:
+            assert face == v + 1 and d.rejected == 0 and d.raw_bits == 6
+        else:
+            assert face == 1 and d.rejected == 1 and d.raw_bits == 12
+
+
+def test_faces_equally_likely_over_all_inputs():
+    # Over every 6-bit input (two 3-bit draws), count the faces the driver returns on the first
+    # accepted draw: exactly equal counts, which no modulo of a 3-, 4- or 6-bit number gives.
+    counts = [0] * 6
+    for x in range(64):
+        v1, v2 = x >> 3, x & 7
+        if v1 >= 6 and v2 >= 6:
+            continue
+        bits = whitened([(v1 >> 2) & 1, (v1 >> 1) & 1, v1 & 1, (v2 >> 2) & 1, (v2 >> 1) & 1, v2 & 1])
+        it = iter(bits)
+        counts[Dice(lambda: next(it)).roll() - 1] += 1
+    assert len(set(counts)) == 1, counts
