@@ -338,6 +338,17 @@ def test_led_limiter_scales_full_white():
     assert shown[3 * (first + 5):3 * (first + 5) + 3] == b"\x00\x00\x00"
 
 
+def test_led_overpainting_does_not_dim():
+    hw = _hw("digital")
+    leds = hw.leds
+    for _ in range(400):               # repaint without clear(): the bound grows, the exact sum not
+        leds.zone(3, 0xFFFFFF)
+        leds.zone(4, (255, 0, 0))
+    leds.write()
+    assert leds.scale == 256
+    assert leds.frame_ma() == sum(hw.sim.led_frame()) * leds.ma_per_channel // 255
+
+
 def test_led_dice_pips():
     hw = _hw("digital")
     leds = hw.leds

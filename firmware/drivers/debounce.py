@@ -37,19 +37,23 @@ class SlotDebouncer:
         """Feed one scan; True when some stable bit flipped (see ``changed``)."""
         last = self._last
         self._last = now
+        if self._dirty_changed:
+            self._clear_changed()
+        if self._npending == 0 and raw == self.stable:
+            return False          # the common case: nothing moved, nothing timing
         dt = 0 if last is None else ticks_diff(now, last)
-        if dt < 0:
-            dt = 0
-        elif dt > 255:
-            dt = 255
+        return self._step(raw, 0 if dt < 0 else 255 if dt > 255 else dt)
+
+    def _clear_changed(self):
+        changed = self.changed
+        for b in range(len(changed)):
+            changed[b] = 0
+        self._dirty_changed = False
+
+    def _step(self, raw, dt):
+        # kept apart from update(): its many locals put its frame on the heap (perf.md 1.4)
         stable = self.stable
         changed = self.changed
-        if self._dirty_changed:
-            for b in range(len(changed)):
-                changed[b] = 0
-            self._dirty_changed = False
-        if self._npending == 0 and raw == stable:
-            return False
         pending = self._pending
         elapsed = self._elapsed
         pol = self.polarity

@@ -6,9 +6,9 @@
 # channel draws ``ma_per_channel`` x value / 255 mA (WS2812B: about 20 mA at 255), plus an idle
 # current per LED that the budget subtracts beforehand (board_config.led_budget_ma).
 
-# pips lit for each die value, in the board.json pip order:
-# top-left, top-right, middle-left, centre, middle-right, bottom-left, bottom-right
-_PIPS = b"\x00\x08\x41\x49\x63\x6b\x77"
+# Byte offsets (3 per LED) of the pips lit for each die value, in the board.json pip order:
+# 0 top-left, 1 top-right, 2 middle-left, 3 centre, 4 middle-right, 5 bottom-left, 6 bottom-right
+_PIPS = ((), (9,), (0, 18), (0, 9, 18), (0, 3, 15, 18), (0, 3, 9, 15, 18), (0, 3, 6, 12, 15, 18))
 
 
 class Leds:
@@ -16,7 +16,10 @@ class Leds:
 
     Colours are 0xRRGGBB ints or (r, g, b) sequences of 0..255 in linear light. ``write()``
     sends the frame only when it differs from the last one sent, scaling the whole frame down
-    when its estimated current exceeds ``limit_ma``.
+    when its current exceeds ``limit_ma``. Painting is slice copies of a one-colour pattern
+    (no per-byte loop, no allocation); the current is estimated from what was painted since
+    ``clear()`` (an upper bound: overpainting counts twice) and counted exactly only when that
+    bound exceeds the limit. Paint through the methods, not into ``buf`` directly.
     """
 
     def __init__(self, cfg, strip, limit_ma, brightness_cap=80, gamma=2.6, ma_per_channel=20):
@@ -26,10 +29,20 @@ class Leds:
         self.count = cfg.led_count
         self.dice_first = cfg.dice_first
         self.turn_led = cfg.turn_led
-        self.buf = bytearray(3 * self.n)
-        self._sent = bytearray(3 * self.n)   # last frame sent, before the limiter
-        self._out = bytearray(3 * self.n)    # last frame sent, after the limiter
-        self._zero = bytes(3 * self.n)
+        nbytes = 3 * self.n
+        self.buf = bytearray(nbytes)
+        self._sent = bytearray(nbytes)       # last frame sent, before the limiter
+        self._out = bytearray(nbytes)        # last limited frame
+        self._shown = self._sent
+        self._zero = bytes(nbytes)
+        run = max(7, max(self.count))
+        self._pat = bytearray(3 * run)       # the current colour, repeated
+        mv = memoryview(self._pat)
+        self._views = [mv[:3 * c] for c in range(run + 1)]
+        self._blank7 = memoryview(self._zero)[:21]
+        self._rgb = None
+        self._unit = 0                       # g + r + b of the current colour
+        self._est = 0                        # upper bound of sum(buf) since clear()
         self._never = True
         self.ma_per_channel = ma_per_channel
         self.limit_ma = limit_ma
@@ -37,9 +50,6 @@ class Leds:
         self.frames = 0
         self._lut = bytearray(256)
         self.set_brightness(brightness_cap, gamma)
-        self._g = 0
-        self._r = 0
-        self._b = 0
 
     def set_brightness(self, cap, gamma=2.6):
         """Rebuild the gamma table so that 255 maps to ``cap``; a lit channel never rounds to 0."""
@@ -48,41 +58,50 @@ class Leds:
             x = int(((v / 255) ** gamma) * cap + 0.5)
             lut[v] = 1 if (v and not x) else x
         self.cap = cap
+        self._rgb = None
 
     def limit_units(self):
         """Largest channel-value sum the limiter lets through."""
         return self.limit_ma * 255 // self.ma_per_channel
 
     def frame_ma(self, frame=None):
-        """Estimated drive current of a frame (default: the last one sent), idle excluded."""
-        return sum(self._out if frame is None else frame) * self.ma_per_channel // 255
+        """Drive current of a frame (default: the last one sent, after the limiter), idle excluded."""
+        return sum(self._shown if frame is None else frame) * self.ma_per_channel // 255
 
     def _colour(self, rgb):
+        if rgb == self._rgb:
+            return
+        self._rgb = rgb
         lut = self._lut
         if isinstance(rgb, int):
-            self._r = lut[(rgb >> 16) & 255]
-            self._g = lut[(rgb >> 8) & 255]
-            self._b = lut[rgb & 255]
+            r = lut[(rgb >> 16) & 255]
+            g = lut[(rgb >> 8) & 255]
+            b = lut[rgb & 255]
         else:
-            self._r = lut[rgb[0]]
-            self._g = lut[rgb[1]]
-            self._b = lut[rgb[2]]
+            r = lut[rgb[0]]
+            g = lut[rgb[1]]
+            b = lut[rgb[2]]
+        pat = self._pat
+        pat[0] = g
+        pat[1] = r
+        pat[2] = b
+        views = self._views
+        n = 3
+        end = len(pat)
+        while n < end:                       # double the filled part: 1, 2, 4, 8 LEDs
+            m = n if 2 * n <= end else end - n
+            pat[n:n + m] = views[m // 3]
+            n += m
+        self._unit = g + r + b
 
     def _paint(self, first, count):
-        buf = self.buf
-        g = self._g
-        r = self._r
-        b = self._b
-        i = first * 3
-        end = i + count * 3
-        while i < end:
-            buf[i] = g
-            buf[i + 1] = r
-            buf[i + 2] = b
-            i += 3
+        i = 3 * first
+        self.buf[i:i + 3 * count] = self._views[count]
+        self._est += self._unit * count
 
     def clear(self):
         self.buf[:] = self._zero
+        self._est = 0
 
     def pixel(self, i, rgb):
         self._colour(rgb)
@@ -98,15 +117,16 @@ class Leds:
 
     def die(self, i, value, rgb):
         """Show ``value`` (1..6; 0 = blank) on die i (0 or 1)."""
-        first = self.dice_first[i]
-        self._colour(0)
-        self._paint(first, 7)
+        at = 3 * self.dice_first[i]
+        buf = self.buf
+        buf[at:at + 21] = self._blank7
         if value:
             self._colour(rgb)
+            one = self._views[1]
             pips = _PIPS[value]
-            for p in range(7):
-                if (pips >> (6 - p)) & 1:
-                    self._paint(first + p, 1)
+            for off in pips:
+                buf[at + off:at + off + 3] = one
+            self._est += self._unit * len(pips)
 
     def turn(self, side, rgb):
         self._colour(rgb)
@@ -119,19 +139,24 @@ class Leds:
             return False
         self._never = False
         self._sent[:] = buf
-        out = self._out
-        total = sum(buf)
         limit = self.limit_units()
-        if total > limit:
-            scale = (limit << 8) // total
+        scale = 256
+        if self._est > limit:
+            total = sum(buf)                 # the bound says maybe: count exactly
+            self._est = total
+            if total > limit:
+                scale = (limit << 8) // total
+        strip = self.strip
+        if scale < 256:
+            out = self._out
             for i in range(len(buf)):
                 out[i] = (buf[i] * scale) >> 8
+            strip.buf = out
+            self._shown = out
         else:
-            scale = 256
-            out[:] = buf
+            strip.buf = buf
+            self._shown = self._sent
         self.scale = scale
-        strip = self.strip
-        strip.buf[:] = out
         strip.write()
         self.frames += 1
         return True

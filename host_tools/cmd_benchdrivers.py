@@ -1,0 +1,172 @@
+"""Benchmark the drivers: full sensor scan and LED frame preparation, with RP2040 time estimates.
+
+Usage: python -m host_tools benchdrivers [--iterations N] [--quick]
+
+Counts instructions of the firmware's own driver code in the MicroPython unix port under
+callgrind (/work/shared/tools/mpy_cost.py, or $MPY_COST) and converts them to RP2040 time
+(k = 2.2 cycles per instruction, range 1.6-2.9, 125 MHz). Each figure is (workload - setup) / N.
+Peripherals are replaced by the cheapest stand-ins that keep the driver code unchanged: a Python
+`readinto` for SPI and a lambda for the ADC (both cost more than the C calls they replace, so
+the figures err high); bus time is added by calculation (SPI bits / baud). Goals: scan < 1 ms
+of CPU every 5 ms, LED frame prepared < 2 ms. The LED wire time (30 us per LED with interrupts
+masked, neopixel/bitstream) is printed separately: it is not preparation.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MPY_COST = os.environ.get("MPY_COST", "/work/shared/tools/mpy_cost.py")
+K_MID = 2.2
+MHZ = 125.0
+
+SETUP = r'''
+import gc
+from firmware.drivers import board_config
+from firmware.drivers.debounce import SlotDebouncer
+from firmware.drivers.shift_scan import ShiftRegisterScanner
+from firmware.drivers.analog_scan import AnalogScanner
+from firmware.drivers.zones import ZoneReader
+from firmware.drivers.leds import Leds
+cfg = board_config.load(DESC_PATH)
+nb = (cfg.n_slots + 7) >> 3
+s = cfg.sensing
+
+class SPI:
+    def __init__(self, frame):
+        self.frame = frame
+    def readinto(self, buf):
+        buf[:] = self.frame
+
+class Strip:
+    def __init__(self, n):
+        self.buf = bytearray(3 * n)
+    def write(self):
+        pass
+
+idle = bytearray(b"\xff" * nb)
+for z in (0, 5, 7, 11, 12, 16, 18, 23):          # an opening position: 30 checkers, points full
+    first = cfg.zone_first[z]
+    for j in range(cfg.zone_cap[z]):
+        i = first + j
+        idle[i >> 3] &= ~(1 << (i & 7))
+busy = bytearray(idle)
+busy[3] ^= 0x10                                  # one more checker on a point
+spi = SPI(idle)
+dig = ZoneReader(cfg, ShiftRegisterScanner(spi, abs, nb),
+                 SlotDebouncer(nb, s["press_ms"], s["release_ms"], active_low=True))
+code = [1241 << 4]
+mem = {}
+ana_scanner = AnalogScanner(lambda: code[0], mem, cfg.pins["mux_s0"], cfg.n_slots)
+ana = ZoneReader(cfg, ana_scanner, SlotDebouncer(2 * nb, s["press_ms"], s["release_ms"]))
+leds = Leds(cfg, Strip(cfg.n_leds), cfg.led_budget_ma(), cfg.power["brightness_cap"])
+
+def guidance(k):
+    leds.clear()
+    leds.zone(k % 24, 0x00FF00)
+    leds.zone((k + 3) % 24, 0x00FF00)
+    leds.zone((k + 5) % 24, 0x00FF00)
+    leds.zone((k + 9) % 24, 0xFF0000, 2)
+    leds.zone(24, 0xFFFFFF)
+    leds.die(0, 1 + k % 6, 0xFFFFFF)
+    leds.die(1, 1 + (k + 2) % 6, 0xFFFFFF)
+    leds.turn(k & 1, 0xFFFF00)
+    leds.write()
+
+def white(k):
+    v = 0xFFFFFF if k & 1 else 0xFEFEFE
+    for i in range(leds.n):
+        leds.pixel(i, v)
+    leds.write()
+
+t = 0
+for _ in range(3):                                # settle: debounced board, first frame sent
+    t += 5
+    dig.poll(t)
+    ana.poll(t)
+guidance(0)
+white(0)
+gc.collect()
+'''
+
+WORK = {
+    "scan_digital_idle": "for i in range(N):\n    t += 5\n    dig.poll(t)\n",
+    "scan_digital_busy": ("for i in range(N):\n    t += 5\n    spi.frame = busy if (i // 8) & 1 else idle\n"
+                          "    dig.poll(t)\n"),
+    "scan_analog_full": "for i in range(N):\n    t += 5\n    ana.poll(t)\n",
+    "led_guidance_frame": "for i in range(N):\n    guidance(i + 1)\n",
+    "led_full_white_limited": "for i in range(N):\n    white(i + 1)\n",
+}
+
+BASE = {
+    "scan_digital_busy": "for i in range(N):\n    t += 5\n    spi.frame = busy if (i // 8) & 1 else idle\n",
+    "led_guidance_frame": "",
+    "led_full_white_limited": "",
+}
+
+
+def stage(out):
+    src = os.path.join(out, "src")
+    if os.path.exists(src):
+        shutil.rmtree(src)
+    os.makedirs(os.path.join(src, "firmware"))
+    shutil.copy(os.path.join(ROOT, "firmware", "__init__.py"), os.path.join(src, "firmware"))
+    shutil.copytree(os.path.join(ROOT, "firmware", "drivers"), os.path.join(src, "firmware", "drivers"),
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    return src
+
+
+def measure(out, src, name, n):
+    setup = SETUP.replace("DESC_PATH", repr(os.path.join(ROOT, "hardware", "board.json")))
+    base = os.path.join(out, name + "_base.py")
+    work = os.path.join(out, name + ".py")
+    with open(base, "w") as f:
+        f.write(setup + "N = %d\n" % n + BASE.get(name, "for i in range(N):\n    t += 5\n"))
+    with open(work, "w") as f:
+        f.write(setup + "N = %d\n" % n + WORK[name])
+    env = dict(os.environ)
+    env["PATH"] = os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", "")
+    proc = subprocess.run([sys.executable, MPY_COST, "--json", "--no-heap", "--path", src,
+                           "--baseline", base, work], capture_output=True, text=True, env=env,
+                          cwd=out, timeout=900)
+    if proc.returncode:
+        raise RuntimeError(proc.stderr[-2000:])
+    res = json.loads(proc.stdout)
+    per = res["ir_net"] / n
+    return per, per * K_MID / (MHZ * 1000), per * 1.6 / (MHZ * 1000), per * 2.9 / (MHZ * 1000)
+
+
+def main(argv):
+    n = 200
+    if "--iterations" in argv:
+        n = int(argv[argv.index("--iterations") + 1])
+    if "--quick" in argv:
+        n = 20
+    if not os.path.exists(MPY_COST):
+        print("mpy_cost.py not found (set MPY_COST)", file=sys.stderr)
+        return 2
+    sys.path.insert(0, ROOT)
+    from firmware.sim import install
+    install()
+    from firmware.drivers import board_config
+    cfg = board_config.load(os.path.join(ROOT, "hardware", "board.json"))
+    out = os.path.join(ROOT, "build", "benchdrivers")
+    os.makedirs(out, exist_ok=True)
+    src = stage(out)
+    print("driver benchmarks: %d iterations each, %d slots, %d LEDs; RP2040 ms at 125 MHz, "
+          "k = 2.2 (1.6-2.9) cycles/Ir" % (n, cfg.n_slots, cfg.n_leds))
+    print("%-24s %12s %10s %16s" % ("workload", "Ir/op", "RP2040 ms", "range"))
+    for name in WORK:
+        ir, ms, lo, hi = measure(out, src, name, n)
+        print("%-24s %12.0f %10.3f %7.3f - %6.3f" % (name, ir, ms, lo, hi))
+    nb = (cfg.n_slots + 7) // 8
+    spi_ms = nb * 8 / cfg.digital["spi_baud"] * 1000
+    print("SPI bus time per digital scan: %.3f ms (%d bytes at %d baud), add to scan_digital_*"
+          % (spi_ms, nb, cfg.digital["spi_baud"]))
+    print("LED wire time per frame (neopixel bitstream, IRQs masked): %.2f ms for %d LEDs"
+          % (cfg.n_leds * 0.030, cfg.n_leds))
+    print("goals: scan < 1 ms every %d ms; LED frame prepared < 2 ms" % cfg.sensing["scan_ms"])
+    return 0
