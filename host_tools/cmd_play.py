@@ -1,0 +1,113 @@
+"""Play on the virtual board in your browser (or watch a real board live when one is plugged in).
+
+With no board attached (or with --sim) the unchanged firmware runs on the simulated hardware,
+on CPython, or under the real MicroPython unix port with --micropython, and a page on localhost
+shows the board: move the checkers with the mouse, press the players' buttons, watch the LEDs.
+With a board attached over USB, the same page watches it live (a spectator view).
+"""
+
+import argparse
+import os
+import sys
+import tempfile
+import threading
+import webbrowser
+
+from host_tools.serial_link import SerialLink, find_board_ports
+from host_tools.web.firmware_process import FirmwareProcess
+from host_tools.web.hub import BoardHub
+from host_tools.web.server import BoardPageServer
+
+DEFAULT_HTTP_PORT = 8421
+VARIANTS = ("short", "long", "persian", "jacquet", "matador", "backgammon")
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(prog="python -m host_tools play", description=__doc__.split("\n\n")[0])
+    p.add_argument("--sim", action="store_true", help="use the virtual board even if a real one is attached")
+    p.add_argument("--micropython", action="store_true",
+                   help="run the firmware under the MicroPython unix port instead of CPython")
+    p.add_argument("--port", help="serial port of a real board (default: the first one found)")
+    p.add_argument("--variant", choices=VARIANTS, help="variant of the first game (virtual board)")
+    p.add_argument("--flash", help="folder standing for the virtual board's flash (default: a new temporary one)")
+    p.add_argument("--host", default="127.0.0.1", help="address to serve the page on (default 127.0.0.1)")
+    p.add_argument("--http-port", type=int, default=DEFAULT_HTTP_PORT,
+                   help="port of the page (default %d; 0 = any free port)" % DEFAULT_HTTP_PORT)
+    p.add_argument("--no-browser", action="store_true", help="print the address, do not open a browser")
+    return p.parse_args(argv)
+
+
+def choose_link(args):
+    """The link the page will show: a real board when one is attached, else the simulated one."""
+    if not args.sim and not args.micropython:
+        ports = [args.port] if args.port else find_board_ports()
+        if ports:
+            return SerialLink(ports[0])
+    flash = args.flash or tempfile.mkdtemp(prefix="nardy-flash-")
+    return FirmwareProcess(micropython=args.micropython, variant=args.variant, flash_dir=flash)
+
+
+def bind_server(hub, host, port):
+    """The page's server on the asked port, or on any free one when that port is taken."""
+    try:
+        return BoardPageServer(hub, host, port)
+    except OSError:
+        if port == 0:
+            raise
+        return BoardPageServer(hub, host, 0)
+
+
+def can_open_browser():
+    """True where a graphical browser can be expected (not on a bare terminal or in CI)."""
+    if os.environ.get("CI"):
+        return False
+    if sys.platform in ("darwin", "win32"):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def main(argv):
+    args = parse_args(argv)
+    link = choose_link(args)
+    hub = BoardHub(link)
+    try:
+        hub.start()
+    except OSError as exc:
+        print("cannot reach the %s: %s" % (link.describe(), exc), file=sys.stderr)
+        return 1
+    server = bind_server(hub, args.host, args.http_port)
+    server.serve_in_thread()
+    print("The %s is on %s" % (link.describe(), server.url))
+    if hub.mode == "live":
+        print("Live view: the page follows the game played on the real board (use --sim for the virtual board).")
+    else:
+        print("Drag checkers with the mouse (Shift-drag: two at once); the buttons end a turn.")
+    print("Ctrl-C to stop.", flush=True)
+    if not args.no_browser and can_open_browser():
+        try:
+            webbrowser.open(server.url)
+        except webbrowser.Error:
+            pass
+    done = threading.Event()
+    link_on_close = link.on_close
+
+    def closed():
+        if link_on_close:
+            link_on_close()
+        done.set()
+
+    link.on_close = closed
+    try:
+        while not done.wait(0.5):
+            pass
+        print("The %s went away." % link.describe(), file=sys.stderr)
+        tail = getattr(link, "stderr_tail", None)
+        if tail:
+            print("\n".join(tail[-15:]), file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print()
+        return 0
+    finally:
+        server.stop()
+        hub.close()

@@ -1,0 +1,250 @@
+"""A stand-in board on a pseudo-terminal: the real MicroPython unix port with a folder as its flash.
+
+The host side opens `FakeBoard.port` (a /dev/pts path) exactly as it would open a board's USB
+serial port: mpremote, pyserial and the tools here cannot tell the difference. Behind it runs the
+real `micropython` REPL (raw REPL and raw-paste included) with a temporary folder mounted as `/`.
+What a unix process cannot do on its own is emulated here, the way a board does it:
+
+* `machine.reset()` ends the interpreter; it is restarted, runs boot.py then main.py, then the REPL.
+* Ctrl-D at an empty REPL line is a soft reset: "MPY: soft reboot", then boot.py and main.py
+  (only from the friendly REPL; from the raw REPL the board goes straight back to the raw prompt).
+
+Run standalone: `python -m host_tools.fakeboard FOLDER` prints the port and serves until Ctrl-C.
+"""
+
+import fcntl
+import os
+import select
+import shutil
+import subprocess
+import sys
+import termios
+import threading
+import time
+import tty
+
+HARD_RESET_EXIT = 117
+_SOFT_REBOOT_BANNER = b"MPY: soft reboot\r\n"
+_RAW_PROMPT = b"raw REPL; CTRL-B to exit\r\n>"
+
+_BOOT_SCRIPT = """
+import vfs, os, sys
+vfs.mount(vfs.VfsPosix(%(root)r), '/')
+os.chdir('/')
+import machine as _unix_machine
+class _BoardMachine:
+    def reset(self):
+        sys.exit(%(hard_reset)d)
+    def __getattr__(self, name):
+        return getattr(_unix_machine, name)
+sys.modules['machine'] = _BoardMachine()
+del _BoardMachine
+def _run_board_file(name):
+    try:
+        os.stat(name)
+    except OSError:
+        return
+    try:
+        with open(name) as f:
+            code = f.read()
+        exec(code, {'__name__': '__main__', '__file__': name})
+    except KeyboardInterrupt:
+        print('KeyboardInterrupt')
+    except SystemExit as e:
+        raise e
+    except Exception as e:
+        sys.print_exception(e)
+if %(run_main)r:
+    _run_board_file('boot.py')
+    _run_board_file('main.py')
+del _run_board_file
+"""
+
+
+def micropython_command():
+    """The command that starts the MicroPython unix port installed with the project."""
+    here = os.path.join(os.path.dirname(sys.executable), "micropython")
+    if os.path.exists(here):
+        return [here]
+    found = shutil.which("micropython")
+    if not found:
+        raise FileNotFoundError("the MicroPython unix port (micropython) is not installed")
+    return [found]
+
+
+def _board_termios(fd):
+    """A board's USB serial: no echo, no newline translation; Ctrl-C still interrupts."""
+    attrs = termios.tcgetattr(fd)
+    attrs[1] &= ~termios.OPOST
+    attrs[3] &= ~(termios.ECHO | termios.ECHONL)
+    attrs[3] |= termios.ISIG | termios.ICANON
+    termios.tcsetattr(fd, termios.TCSANOW, attrs)
+
+
+def _own_terminal():
+    """In the child: make the board's pty its controlling terminal, so Ctrl-C interrupts it."""
+    os.setsid()
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+
+class FakeBoard:
+    """One simulated board: `start()`, then open `.port`; `stop()` when done."""
+
+    def __init__(self, root, run_main_at_start=True, heap="192K"):
+        self.root = os.path.abspath(root)
+        self.run_main_at_start = run_main_at_start
+        self.heap = heap
+        self.resets = 0
+        self._proc = None
+        self._raw_mode = False
+        self._stop = threading.Event()
+        self._thread = None
+        self._host_master = self._host_slave = None
+        self._dev_master = self._dev_slave = None
+        self.port = None
+
+    # --- life cycle -------------------------------------------------------------------------
+    def start(self):
+        os.makedirs(self.root, exist_ok=True)
+        self._host_master, self._host_slave = os.openpty()
+        tty.setraw(self._host_slave)
+        self.port = os.ttyname(self._host_slave)
+        self._spawn(run_main=self.run_main_at_start)
+        self._thread = threading.Thread(target=self._pump, name="fakeboard", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self):
+        self._stop.set()
+        if self._thread:
+            self._thread.join(timeout=5)
+        self._kill()
+        for fd in (self._host_master, self._host_slave):
+            if fd is not None:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+        self._host_master = self._host_slave = None
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.stop()
+
+    # --- the interpreter --------------------------------------------------------------------
+    def _spawn(self, run_main):
+        self._dev_master, self._dev_slave = os.openpty()
+        _board_termios(self._dev_slave)
+        script = _BOOT_SCRIPT % {"root": self.root, "hard_reset": HARD_RESET_EXIT,
+                                 "run_main": bool(run_main)}
+        cmd = micropython_command() + ["-X", "heapsize=" + self.heap, "-i", "-c", script]
+        self._proc = subprocess.Popen(
+            cmd, stdin=self._dev_slave, stdout=self._dev_slave, stderr=self._dev_slave,
+            close_fds=True, cwd=self.root, preexec_fn=_own_terminal)
+        os.close(self._dev_slave)
+        self._dev_slave = None
+
+    def _kill(self):
+        if self._proc and self._proc.poll() is None:
+            self._proc.kill()
+            self._proc.wait(timeout=5)
+        if self._dev_master is not None:
+            try:
+                os.close(self._dev_master)
+            except OSError:
+                pass
+            self._dev_master = None
+
+    def _restart(self, exit_code):
+        """The interpreter ended: behave like a board that reset."""
+        self._kill()
+        self.resets += 1
+        hard = exit_code == HARD_RESET_EXIT
+        back_to_raw = self._raw_mode and not hard
+        os.write(self._host_master, _SOFT_REBOOT_BANNER)
+        self._spawn(run_main=not back_to_raw)
+        if back_to_raw:
+            self._enter_raw_quietly()
+        else:
+            self._raw_mode = False
+
+    def _enter_raw_quietly(self):
+        """After a soft reset from the raw REPL, a board prints only the raw prompt."""
+        os.write(self._dev_master, b"\r\x01")
+        seen = b""
+        deadline = time.monotonic() + 10
+        while not seen.endswith(_RAW_PROMPT) and time.monotonic() < deadline:
+            ready, _, _ = select.select([self._dev_master], [], [], 0.1)
+            if ready:
+                try:
+                    seen += os.read(self._dev_master, 4096)
+                except OSError:
+                    break
+        os.write(self._host_master, _RAW_PROMPT)
+
+    # --- the wire ---------------------------------------------------------------------------
+    def _pump(self):
+        while not self._stop.is_set():
+            fds = [self._host_master]
+            if self._dev_master is not None:
+                fds.append(self._dev_master)
+            ready, _, _ = select.select(fds, [], [], 0.05)
+            if self._host_master in ready:
+                data = os.read(self._host_master, 4096)
+                self._note_mode(data)
+                if self._dev_master is not None:
+                    os.write(self._dev_master, data)
+            if self._dev_master is not None and self._dev_master in ready:
+                try:
+                    data = os.read(self._dev_master, 4096)
+                except OSError:  # the interpreter closed its side
+                    data = b""
+                if data:
+                    os.write(self._host_master, data)
+            code = self._proc.poll() if self._proc else None
+            if code is not None and not self._stop.is_set():
+                self._drain_device()
+                self._restart(code)
+
+    def _drain_device(self):
+        while self._dev_master is not None:
+            ready, _, _ = select.select([self._dev_master], [], [], 0.05)
+            if not ready:
+                return
+            try:
+                data = os.read(self._dev_master, 4096)
+            except OSError:
+                return
+            if not data:
+                return
+            os.write(self._host_master, data)
+
+    def _note_mode(self, data):
+        for byte in data:
+            if byte == 1:
+                self._raw_mode = True
+            elif byte == 2:
+                self._raw_mode = False
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv:
+        print("usage: python -m host_tools.fakeboard FOLDER", file=sys.stderr)
+        return 2
+    board = FakeBoard(argv[0]).start()
+    print(board.port, flush=True)
+    try:
+        while True:
+            time.sleep(1)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        board.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""The virtual board page: its HTTP server, the board state it shows, and the links behind it."""

@@ -1,0 +1,269 @@
+"""The board as the page sees it: the latest lines from the link, the log, the record, the checkers, the listeners."""
+
+import collections
+import json
+import queue
+import threading
+import time
+
+from host_tools.web.checkers import VirtualCheckers, stacks_of_position
+
+LOG_SIZE = 400
+LISTENER_BACKLOG = 4000
+# events after which the game record has grown: ask the board for it again
+RECORD_EVENTS = ("new_game", "setup_ok", "opening", "roll", "choose", "cube", "commit",
+                 "game_over", "power_restore")
+# events after which the status changed without a status line from the board
+POSITION_EVENTS = ("step", "undo", "roll", "opening", "choose", "cube", "resync", "mismatch", "no_move")
+# what the page may ask a board to do, besides the simulated hands (`sim ...`)
+PAGE_COMMANDS = ("status", "new", "match", "mode", "dice", "roll", "choose", "cube", "condone",
+                 "export", "help")
+
+
+class Reply:
+    """The ``ok`` or ``err`` line that answers one command (every command gets exactly one)."""
+
+    def __init__(self, line, origin):
+        self.line = line
+        self.origin = origin
+        self.answer = None
+        self._done = threading.Event()
+
+    def settle(self, answer):
+        self.answer = answer
+        self._done.set()
+
+    def wait(self, timeout=10.0):
+        """The answer (a dict), or None when the board said nothing in time."""
+        self._done.wait(timeout)
+        return self.answer
+
+
+class BoardHub:
+    """Owns one link (simulated firmware or a real board) and fans its news out to listeners."""
+
+    def __init__(self, link):
+        self.link = link
+        self.mode = "sim" if link.kind == "sim" else "live"
+        self.checkers = VirtualCheckers() if self.mode == "sim" else None
+        self.hello = None
+        self.status = None
+        self.leds = None
+        self.record = None
+        self.link_up = False
+        self.log = collections.deque(maxlen=LOG_SIZE)
+        self.lines_in = 0
+        self._pending = collections.deque()
+        self._setup_waits_for_status = False
+        self._lock = threading.RLock()
+        self._send_lock = threading.Lock()
+        self._listeners = []
+        self._outbox = queue.Queue()
+        self._writer = threading.Thread(target=self._write_loop, name="hub-writer", daemon=True)
+
+    # -- life ------------------------------------------------------------------------------------
+    def start(self):
+        self.link.on_close = self._link_closed
+        self.link.start(self._line_in)
+        self.link_up = True
+        self._writer.start()
+        self.send("status", origin="hub")
+        self.send("export", origin="hub")
+        return self
+
+    def close(self):
+        self._outbox.put(None)
+        self.link.close()
+        self.link_up = False
+
+    def _write_loop(self):
+        """Lines go out from here, in order, so that no reader thread ever blocks on a write."""
+        while True:
+            line = self._outbox.get()
+            if line is None:
+                return
+            try:
+                self.link.send(line)
+            except OSError:
+                self._link_closed()
+
+    def _link_closed(self):
+        with self._lock:
+            self.link_up = False
+            for reply in self._pending:
+                reply.settle(None)
+            self._pending.clear()
+            self._broadcast({"t": "link", "up": False, "what": self.link.describe()})
+
+    # -- listeners ---------------------------------------------------------------------------------
+    def subscribe(self):
+        """A queue that first holds a snapshot, then every update; pass it to unsubscribe()."""
+        q = queue.Queue(maxsize=LISTENER_BACKLOG)
+        with self._lock:
+            q.put(self.snapshot())
+            self._listeners.append(q)
+        return q
+
+    def unsubscribe(self, q):
+        with self._lock:
+            if q in self._listeners:
+                self._listeners.remove(q)
+
+    def snapshot(self):
+        with self._lock:
+            return {"t": "snapshot", "mode": self.mode, "link": self.link.describe(),
+                    "link_up": self.link_up, "hello": self.hello, "status": self.status,
+                    "leds": self.leds, "record": self.record, "log": list(self.log),
+                    "checkers": self._checkers_view()}
+
+    def _broadcast(self, message):
+        for q in list(self._listeners):
+            try:
+                q.put_nowait(message)
+            except queue.Full:          # a stalled page: it reconnects and gets a snapshot
+                self._listeners.remove(q)
+
+    def _checkers_view(self):
+        if self.checkers is not None:
+            return self.checkers.snapshot()
+        if self.status and self.status.get("position"):
+            try:
+                stacks = stacks_of_position(self.status["variant"], self.status["position"])
+            except ValueError:
+                return None
+            return {"stacks": stacks, "hand": []}
+        return None
+
+    # -- commands ------------------------------------------------------------------------------------
+    def send(self, line, origin="page"):
+        """Send one command line; returns its Reply (already settled with None if the link is down)."""
+        line = " ".join(line.split())
+        reply = Reply(line, origin)
+        if not line:
+            reply.settle({"t": "err", "cmd": "", "msg": "empty command"})
+            return reply
+        with self._send_lock:
+            with self._lock:
+                if not self.link_up:
+                    reply.settle(None)
+                    return reply
+                self._pending.append(reply)
+                if origin == "page":
+                    self._note({"dir": "out", "line": line})
+                self._outbox.put(line)
+        return reply
+
+    def page_action(self, action):
+        """One action from the page (a dict); returns the Reply of the command it became."""
+        kind = action.get("do")
+        if kind == "command":
+            line = str(action.get("line", "")).strip()
+            word = line.split()[0].lower() if line else ""
+            if word not in PAGE_COMMANDS:
+                return _refused(line, "the page may not send %r" % word)
+            return self.send(line)
+        if self.mode != "sim":
+            return _refused(kind, "a real board is moved by hand: this page only watches it")
+        if kind == "lift":
+            return self.send("sim lift %s" % _zone_word(action["zone"]))
+        if kind == "place":
+            return self.send("sim place %s %d" % (_zone_word(action["zone"]), int(action["side"])))
+        if kind == "press":
+            button = str(action.get("button"))
+            ms = int(action.get("ms", 80))
+            return self.send("sim press %s %d" % (button, ms))
+        if kind == "setup":
+            reply = self.send("sim setup")
+            return reply
+        if kind == "power_cut":
+            return self.send("sim power_cut")
+        return _refused(str(kind), "unknown action")
+
+    # -- lines from the board ---------------------------------------------------------------------------
+    def _line_in(self, text):
+        try:
+            msg = json.loads(text)
+            if not isinstance(msg, dict):
+                raise ValueError
+        except ValueError:
+            msg = {"t": "text", "text": text}
+        with self._lock:
+            self.lines_in += 1
+            follow_up = self._take(msg)
+            self._broadcast(msg)
+        for line in follow_up:
+            self.send(line, origin="hub")
+
+    def _take(self, msg):
+        """Update the state from one board line; returns the commands the hub sends next."""
+        kind = msg.get("t")
+        follow_up = []
+        if kind == "leds":
+            self.leds = msg.get("rgb")
+        elif kind == "hello":
+            self.hello = msg
+            self._note({"dir": "in", "line": msg})
+        elif kind == "status":
+            self.status = msg
+            if self._setup_waits_for_status and self.checkers is not None:
+                self._setup_waits_for_status = False
+                self.checkers.set_out(stacks_of_position(msg["variant"], msg["position"]))
+            self._broadcast_checkers()
+        elif kind == "record":
+            self.record = msg
+        elif kind in ("ok", "err"):
+            reply = self._pending.popleft() if self._pending else None
+            if reply is not None:
+                if kind == "ok":
+                    follow_up += self._accepted(reply.line)
+                if reply.origin == "page" or kind == "err":
+                    self._note({"dir": "in", "line": msg})
+                reply.settle(msg)
+        elif kind == "ev":
+            self._note({"dir": "in", "line": msg})
+            name = msg.get("ev")
+            if name in RECORD_EVENTS:
+                follow_up.append("export")
+            if name in POSITION_EVENTS:
+                follow_up.append("status")
+        else:
+            self._note({"dir": "in", "line": msg})
+        return follow_up
+
+    def _accepted(self, line):
+        words = line.split()
+        if self.checkers is None or not words or words[0] != "sim":
+            return []
+        if len(words) > 1 and words[1] == "setup":
+            self._setup_waits_for_status = True
+            return ["status"]
+        self.checkers.accepted(words)
+        self._broadcast_checkers()
+        return []
+
+    def _broadcast_checkers(self):
+        view = self._checkers_view()
+        if view is not None:
+            self._broadcast(dict(view, t="checkers"))
+
+    def _note(self, entry):
+        entry["at"] = round(time.time(), 3)
+        self.log.append(entry)
+
+
+def _zone_word(zone):
+    """Protocol name of a zone number 0..27 (triangles k 1..24, bar0, bar1, off0, off1)."""
+    z = int(zone)
+    if 0 <= z < 24:
+        return str(z + 1)
+    if z in (24, 25):
+        return "bar%d" % (z - 24)
+    if z in (26, 27):
+        return "off%d" % (z - 26)
+    raise ValueError("no zone %r" % zone)
+
+
+def _refused(line, why):
+    reply = Reply(line, "page")
+    reply.settle({"t": "err", "cmd": str(line)[:40], "msg": why})
+    return reply
