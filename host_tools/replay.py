@@ -1,0 +1,246 @@
+"""Replays parsed match files (host_tools.matfile) through the rules core, move by move.
+
+Every roll's play is read as gnubg reads a .mat play (rules.md §8.4): the text gives checker
+movements in the mover's pips (``bar``/25, ``off``/0, ``*`` ignored, ``(n)`` counts, chains
+``13/10*/7``); a movement longer than one die (``13/7`` with 6-1, ``8/off`` with 5-3,
+``13/5(2)`` with 4-4) is expanded into single-die steps, preferring an order that does not hit
+on an intermediate point (gnubg's ``ExpandMatMove``). The steps are played on a ``Turn``,
+which only offers steps that keep a legal play reachable, so a text that completes is a legal
+play by construction (``strict=True`` also passes its result through ``Turn.check``); a text
+no legal play matches is rejected, with ``Turn.check``'s reason for the position it writes.
+The cube actions are checked too (value, owner, answer, Crawford game), and a game must not go
+on after it ended.
+
+A rejected move stops the checking of its game (the position after it is unknown); the other
+games of the file are still checked. ``????`` (a play its software did not record, typically a
+game lost on time) ends the checking of that game without a rejection.
+"""
+
+from firmware.rules import get_rules, Turn
+from firmware.rules.notation import parse_move, apply_move_text, NotationError
+
+
+def _expansions(turn, moves, explicit, out, limit=64):
+    """Append realisations of ``moves`` ([[cur, dst], ...]) to out as (intermediate_hits, steps);
+    a hit counts as intermediate when it lands on a point the text does not name."""
+    if len(out) >= limit:
+        return
+    if not moves:
+        if turn.complete():
+            steps = turn.steps
+            hits = 0
+            for step in steps:
+                if step[3] and step[1] not in explicit:
+                    hits += 1
+            out.append((hits, steps))
+        return
+    tried = set()
+    for i in range(len(moves)):
+        cur, dst = moves[i]
+        if (cur, dst) in tried:
+            continue
+        tried.add((cur, dst))
+        for t, die in turn.targets(cur):
+            if t < dst:
+                continue
+            turn.push(cur, die)
+            rest = moves[:i] + moves[i + 1:]
+            if t != dst:
+                rest.append([t, dst])
+            _expansions(turn, rest, explicit, out, limit)
+            turn.pop()
+            if out and out[0][0] == 0:
+                return
+
+
+def realise(turn, text):
+    """Play ``text`` on ``turn`` as single-die steps and return them, or None when no legal
+    play matches the text (the turn is left with no steps then). Raises NotationError."""
+    moves = []
+    explicit = set()
+    for src, dst, _hit in parse_move(text):
+        moves.append([src, dst])
+        explicit.add(dst)
+    if not moves:
+        return [] if turn.max_steps == 0 else None
+    found = []
+    _expansions(turn, moves, explicit, found)
+    if not found:
+        return None
+    found.sort(key=lambda f: f[0])
+    for src, die in [(s[0], s[2]) for s in found[0][1]]:
+        turn.push(src, die)
+    return found[0][1]
+
+
+class GameReplay:
+    """The state of one game while its actions are checked."""
+
+    def __init__(self, rules, match, game, prev_scores, strict=False):
+        self.rules = rules
+        self.strict = strict
+        self.pos = rules.start_position()
+        self.game = game
+        self.to_act = None
+        self.cube = 1
+        self.owner = None
+        self.pending = None     # (doubler, value)
+        self.over = False
+        self.winner = None
+        self.rolls = 0
+        length = match["length"] or 0
+        crawford_rule = match["headers"].get("Crawford", "On").lower() != "off"
+        scores = game["scores"]
+        at_edge = length > 0 and (scores[0] == length - 1 or scores[1] == length - 1)
+        was_edge = prev_scores is not None and length > 0 and (
+            prev_scores[0] == length - 1 or prev_scores[1] == length - 1)
+        self.crawford = crawford_rule and at_edge and not was_edge
+
+    def act(self, action):
+        """Check one action; returns None, or the reason it is rejected."""
+        kind = action["kind"]
+        p = action["player"]
+        if self.over:
+            if kind in ("win", "loss"):
+                return None
+            return "the game is already over"
+        if kind == "roll":
+            return self._roll(action, p)
+        if kind in ("double", "beaver", "raccoon"):
+            return self._double(action, p)
+        if kind == "take":
+            if self.pending is None or self.pending[0] == p:
+                return "a take without a double to answer"
+            self.cube = self.pending[1]
+            self.owner = p
+            self.pending = None
+            return None
+        if kind == "drop":
+            if self.pending is None or self.pending[0] == p:
+                return "a drop without a double to answer"
+            self.over = True
+            self.winner = self.pending[0]
+            return None
+        if kind == "win":
+            self.over = True
+            self.winner = p
+            return None
+        if kind == "loss":
+            self.over = True
+            self.winner = 1 - p
+            return None
+        return "unknown action %r" % kind
+
+    def _double(self, action, p):
+        kind = action["kind"]
+        if kind == "double":
+            if self.pending is not None:
+                return "a double while another is waiting for an answer"
+            if self.crawford:
+                return "no doubling in the Crawford game"
+            if self.to_act is not None and p != self.to_act:
+                return "only the player about to roll may double"
+            if self.owner is not None and self.owner != p:
+                return "the cube is owned by the other player"
+            value = action["value"]
+            if value != 2 * self.cube:
+                return "the cube goes from %d to %d, not %d" % (self.cube, 2 * self.cube, value)
+            self.pending = (p, value)
+            return None
+        # beaver / raccoon: the player who was doubled redoubles at once and keeps the cube
+        if self.pending is None or self.pending[0] == p:
+            return "a %s without a double to answer" % kind
+        value = action["value"] or 2 * self.pending[1]
+        if value != 2 * self.pending[1]:
+            return "a %s takes the cube to %d, not %d" % (kind, 2 * self.pending[1], value)
+        self.pending = (p, value)
+        return None
+
+    def _roll(self, action, p):
+        if self.pending is not None:
+            return "the double must be answered before the next roll"
+        if self.to_act is not None and p != self.to_act:
+            return "it is not this player's turn to roll"
+        dice = action["dice"]
+        if self.to_act is None and dice[0] == dice[1]:
+            return "the opening roll cannot be a double (ties are thrown again)"
+        if action["play"] is None:      # '????': the rest of this game is unknown
+            self.over = True
+            return None
+        self.rolls += 1
+        pos = self.pos
+        pos.turn = p
+        turn = Turn(self.rules, pos, dice)
+        try:
+            steps = realise(turn, action["play"])
+        except NotationError as exc:
+            return str(exc)
+        if steps is not None:
+            # every step was offered by the Turn and the play is complete: legal by construction
+            final = turn.position()
+            if self.strict:
+                ok, why = turn.check(final)
+                if not ok:
+                    return "rules core disagrees with itself: %s" % why
+        else:
+            # no legal play matches the text: let Turn.check judge the written result and say why
+            try:
+                final = apply_move_text(self.rules, pos, action["play"])
+            except NotationError as exc:
+                return str(exc)
+            ok, why = turn.check(final)
+            if not ok:
+                return why
+            return ("the movements written are not single-die steps of %d-%d (the position "
+                    "they lead to is reached by another play)" % dice)
+        self.pos = final
+        self.to_act = 1 - p
+        if final.off(p) == 15:
+            self.over = True
+            self.winner = p
+        return None
+
+
+def replay_match(match, variant="backgammon", strict=False):
+    """Check every game of a parsed match; returns
+    {"file", "games", "moves", "rejected": [{"game", "move", "player", "line", "text", "reason"}],
+     "unknown": games cut short by '????'}. ``strict`` also passes every accepted play's
+    result through ``Turn.check`` (slower; the steps are already legal by construction)."""
+    rules = get_rules(variant)
+    report = {"file": match["file"], "games": len(match["games"]), "moves": 0,
+              "rejected": [], "unknown": 0}
+    prev = None
+    for game in match["games"]:
+        g = GameReplay(rules, match, game, prev, strict)
+        prev = game["scores"]
+        for action in game["actions"]:
+            if action["kind"] == "roll" and action["play"] is None:
+                report["unknown"] += 1
+            why = g.act(action)
+            if why is not None:
+                report["rejected"].append({
+                    "game": game["number"],
+                    "move": action["move"],
+                    "player": game["players"][action["player"]],
+                    "line": action["line"],
+                    "text": describe(action),
+                    "reason": why,
+                })
+                break
+        report["moves"] += g.rolls
+    return report
+
+
+def describe(action):
+    """The action as written in the file, e.g. '52: 13/8 13/11' or 'Doubles => 2'."""
+    kind = action["kind"]
+    if kind == "roll":
+        text = action["text"]
+        return ("%d%d: %s" % (action["dice"][0], action["dice"][1], text)).rstrip()
+    if kind in ("double", "beaver", "raccoon"):
+        name = {"double": "Doubles", "beaver": "Beavers", "raccoon": "Raccoons"}[kind]
+        return "%s => %s" % (name, action["value"]) if action["value"] else name
+    if kind in ("win", "loss"):
+        return "%s %d point%s" % ("Wins" if kind == "win" else "Losses", action["points"],
+                                  "" if action["points"] == 1 else "s")
+    return {"take": "Takes", "drop": "Drops"}[kind]
