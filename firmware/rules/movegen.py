@@ -22,6 +22,9 @@ from firmware.rules.position import Position, SIDE, CHECKERS
 
 _BAR = 25
 _PAD = 31
+_BITPOS = {}
+for _i in range(26):
+    _BITPOS[1 << _i] = _i
 _MASK24 = 0xFFFFFF
 
 
@@ -95,6 +98,11 @@ class Turn:
                 own |= 1 << (x[q] - 1)
         self.occ = occ
         self.opp_own = own
+        src = 0
+        for q in range(1, SIDE):
+            if mine[q]:
+                src |= 1 << q
+        self.src = src
         self.w0 = _windows(self._occ_for_opp(occ))
 
     def _occ_for_opp(self, m):
@@ -137,6 +145,10 @@ class Turn:
         mine = self.mine
         mine[s] -= 1
         mine[t] += 1
+        if not mine[s]:
+            self.src ^= 1 << s
+        if t and mine[t] == 1:
+            self.src |= 1 << t
         e = s | (d << 5) | (t << 8) | (self.locks << 14)
         if t:
             opp = self.opp
@@ -171,6 +183,10 @@ class Turn:
                 self.occ |= 1 << (s - 1)
         mine[t] -= 1
         mine[s] += 1
+        if mine[s] == 1:
+            self.src |= 1 << s
+        if t and not mine[t]:
+            self.src &= ~(1 << t)
         if (e >> 13) & 1:
             self.opp[t] = 1
             self.opp[_BAR] -= 1
@@ -277,29 +293,14 @@ class Turn:
         return p
 
     def _delta_key(self):
-        """Exact identity (< 2**30) of the position a one- or two-step play leads to."""
+        """Exact identity (< 2**30) of the position the one- or two-step play so far leads to."""
         st = self.stack
         e1 = st[0]
-        s1 = e1 & 31
-        t1 = (e1 >> 8) & 31
-        h1 = t1 if (e1 >> 13) & 1 else _PAD
         if len(st) == 1:
-            r1, r2, a1, a2, h2 = s1, _PAD, t1, _PAD, _PAD
-        else:
-            e2 = st[1]
-            s2 = e2 & 31
-            t2 = (e2 >> 8) & 31
-            h2 = t2 if (e2 >> 13) & 1 else _PAD
-            if t1 == s2:
-                r1, r2, a1, a2 = s1, _PAD, t2, _PAD
-            elif t2 == s1:
-                r1, r2, a1, a2 = s2, _PAD, t1, _PAD
-            else:
-                r1, r2 = (s1, s2) if s1 < s2 else (s2, s1)
-                a1, a2 = (t1, t2) if t1 < t2 else (t2, t1)
-            if h2 < h1:
-                h1, h2 = h2, h1
-        return r1 | (r2 << 5) | (a1 << 10) | (a2 << 15) | (h1 << 20) | (h2 << 25)
+            return _change_key(e1 & 31, (e1 >> 8) & 31, (e1 >> 13) & 1, _PAD, _PAD, 0)
+        e2 = st[1]
+        return _change_key(e1 & 31, (e1 >> 8) & 31, (e1 >> 13) & 1,
+                           e2 & 31, (e2 >> 8) & 31, (e2 >> 13) & 1)
 
     def _settle(self):
         """Fix the number of steps a legal play must use, and the rule modes that decide it."""
@@ -439,12 +440,187 @@ class Turn:
         if self.max_steps == 0:
             return out
         saved = self._rewind()
-        self._collect(0, _BAR, out, None if self.double else set())
+        if self.six:
+            self._collect(0, _BAR, out, None if self.double else set())
+        elif self.double:
+            self._land, self._bear = self._landing(self.hi)
+            self._doubles(1, _BAR, self.max_steps, out)       # count bits = max_steps
+        else:
+            self._pairs(out)
         self._replay(saved)
         return out
 
+    def _landing(self, d):
+        """Masks of source pips (bit = pip) for a die of d: steps landing on an open point,
+        and steps that would bear off (legal only in the right position)."""
+        opp = self.opp
+        blk = self.blk
+        land = 0
+        bear = 0
+        for s in range(1, SIDE):
+            t = s - d
+            if t >= 1:
+                if opp[t] < blk:
+                    land |= 1 << s
+            else:
+                bear |= 1 << s
+        return land, bear
+
+    def _forbidden(self):
+        """Bitmask of source pips no step may leave now (bar first, head, hit-and-lift lock)."""
+        f = 0
+        if self.mine[_BAR]:
+            f = 0x1FFFFFE                      # every pip but the bar
+        if self.head_on and self.head_moved >= self.head_limit:
+            f |= 1 << 24
+        if self.lock_on:
+            f |= self.locks
+        return f
+
+    def _sources(self, top, d, land_mask, bear_mask):
+        """Bitmask of the sources a step of d may leave now, among pips <= top, given the
+        masks of sources whose step lands on an open point or would bear off (_landing)."""
+        f = 0x1FFFFFE if self.mine[_BAR] else 0      # a checker on the bar enters first
+        if self.head_on and self.head_moved >= self.head_limit:
+            f |= 1 << 24
+        if self.lock_on:
+            f |= self.locks
+        allowed = self.src & ~f & ((2 << top) - 2)
+        land = allowed & land_mask
+        bear = allowed & bear_mask
+        while bear:                                  # at most six sources; the rules decide
+            low = bear & -bear
+            bear ^= low
+            if self._legal(_BITPOS[low], d):
+                land |= low
+        return land
+
+    def _doubles(self, depth, top, prefix, out):
+        """Fast enumeration of a double with no whole-play rule: canonical order over bitmasks
+        of candidate sources, a lean in-place make/unmake, the last step recorded unmade.
+        ``prefix`` is the packed play so far (see _pack), its count already the final one."""
+        d = self.hi
+        shift = 4 + 5 * (depth - 1)
+        land = self._sources(top, d, self._land, self._bear)
+        last = depth + 1 == self.max_steps
+        if depth == self.max_steps:                  # only when one step is all that plays
+            while land:
+                low = land & -land
+                land ^= low
+                if out is None:
+                    self._n += 1
+                else:
+                    out.append(prefix | (_BITPOS[low] << shift))
+            return
+        mine = self.mine
+        opp = self.opp
+        while land:
+            low = land & -land
+            land ^= low
+            s = _BITPOS[low]
+            t = s - d if s > d else 0
+            # make
+            mine[s] -= 1
+            mine[t] += 1
+            src0 = self.src
+            if not mine[s]:
+                self.src = src0 ^ low
+            hit = t and opp[t] == 1 and self.blk == 2
+            locks0 = self.locks
+            if hit:
+                opp[t] = 0
+                opp[_BAR] += 1
+                if self.lift and t <= 6:
+                    self.locks = locks0 | (1 << t)
+            if t and mine[t] == 1:
+                self.src |= 1 << t
+            home = s >= 7 and t <= 6
+            if home:
+                self.outside -= 1
+            if s == 24:
+                self.head_moved += 1
+            p = prefix | (s << shift)
+            if last:                                 # the leaves, inline
+                leaves = self._sources(s, d, self._land, self._bear)
+                if out is None:                      # counting only
+                    while leaves:
+                        leaves &= leaves - 1
+                        self._n += 1
+                else:
+                    sh = shift + 5
+                    while leaves:
+                        low2 = leaves & -leaves
+                        leaves ^= low2
+                        out.append(p | (_BITPOS[low2] << sh))
+            else:
+                self._doubles(depth + 1, s, p, out)
+            # unmake
+            if s == 24:
+                self.head_moved -= 1
+            if home:
+                self.outside += 1
+            if hit:
+                opp[t] = 1
+                opp[_BAR] -= 1
+            self.locks = locks0
+            self.src = src0
+            mine[t] -= 1
+            mine[s] += 1
+
+    def _pairs(self, out):
+        """Fast enumeration of a non-double with no whole-play rule: both orders, the second
+        step recorded unmade, duplicates removed by the exact change key."""
+        seen = set()
+        m = self.max_steps
+        need = self.need_die
+        masks = {self.hi: self._landing(self.hi), self.lo: self._landing(self.lo)}
+        opp = self.opp
+        hitting = self.blk == 2
+        for first, second in ((self.hi, self.lo), (self.lo, self.hi)):
+            if m == 1 and need and first != need:
+                continue
+            land1, bear1 = masks[first]
+            land2, bear2 = masks[second]
+            firsts = self._sources(_BAR, first, land1, bear1)
+            lo_first = 8 if first == self.lo else 0
+            while firsts:
+                low = firsts & -firsts
+                firsts ^= low
+                s1 = _BITPOS[low]
+                t1 = s1 - first if s1 > first else 0
+                h1 = 1 if (t1 and hitting and opp[t1] == 1) else 0
+                if m == 1:
+                    k = _change_key(s1, t1, h1, _PAD, _PAD, 0)
+                    if k not in seen:
+                        seen.add(k)
+                        out.append(1 | lo_first | (s1 << 4))
+                    continue
+                self._make(s1, first)
+                seconds = self._sources(_BAR, second, land2, bear2)
+                while seconds:
+                    low2 = seconds & -seconds
+                    seconds ^= low2
+                    s2 = _BITPOS[low2]
+                    t2 = s2 - second if s2 > second else 0
+                    h2 = 1 if (t2 and hitting and opp[t2] == 1) else 0
+                    k = _change_key(s1, t1, h1, s2, t2, h2)
+                    if k not in seen:
+                        seen.add(k)
+                        out.append(2 | lo_first | (s1 << 4) | (s2 << 9))
+                self._unmake()
+
     def count_plays(self):
-        return len(self.plays_packed())
+        """How many distinct legal plays the roll has (doubles: counted without storing them)."""
+        if self.max_steps == 0:
+            return 0
+        if not (self.double and not self.six):
+            return len(self.plays_packed())
+        saved = self._rewind()
+        self._land, self._bear = self._landing(self.hi)
+        self._n = 0
+        self._doubles(1, _BAR, self.max_steps, None)
+        self._replay(saved)
+        return self._n
 
     def plays(self):
         """Every distinct legal play: a list of step lists [(src, dst, die, hit), ...];
@@ -678,6 +854,25 @@ class Turn:
         if self.six:
             return "after it no legal play remains (play as many dice as possible; no six-point block ahead of every opposing checker)"
         return "after it the rest of the roll cannot be played, but a play using %d dice exists" % self.max_steps
+
+
+def _change_key(s1, t1, h1, s2, t2, h2):
+    """Exact identity (< 2**30) of the change made by steps s1->t1 (hit h1) then s2->t2 (hit h2);
+    s2 = _PAD for a single step. Chains cancel (13/10 10/7 == 13/7 with no hit on 10)."""
+    ha = t1 if h1 else _PAD
+    hb = t2 if h2 else _PAD
+    if s2 == _PAD:
+        r1, r2, a1, a2 = s1, _PAD, t1, _PAD
+    elif t1 == s2:
+        r1, r2, a1, a2 = s1, _PAD, t2, _PAD
+    elif t2 == s1:
+        r1, r2, a1, a2 = s2, _PAD, t1, _PAD
+    else:
+        r1, r2 = (s1, s2) if s1 < s2 else (s2, s1)
+        a1, a2 = (t1, t2) if t1 < t2 else (t2, t1)
+    if hb < ha:
+        ha, hb = hb, ha
+    return r1 | (r2 << 5) | (a1 << 10) | (a2 << 15) | (ha << 20) | (hb << 25)
 
 
 def _reason_rank(why):

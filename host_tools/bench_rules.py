@@ -1,0 +1,170 @@
+"""The rules core's benchmark positions and measurements (CPython timings, MicroPython estimates).
+
+Positions: the opening position's 21 rolls and the worst cases of perf.md §4 (found there by
+search and confirmed by GNU Backgammon). For each: how many distinct plays, the time to settle
+a roll (``Turn()``: the number of dice a play must use), to enumerate every play, and to answer
+the step query for every source pip (what the LEDs need when a checker is lifted). Under the
+MicroPython unix port, ``perf.md``'s ``mpy_cost.py`` gives the instruction count, the RP2040
+time estimate and the smallest heap the workload runs in.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+from firmware.rules import Position, Turn, get_rules  # noqa: E402
+
+# perf.md §4: the roller's checkers (own pips), the opponent borne off ("opp=" empty)
+WORST = [
+    ("W11", (1, 1), (24, 23, 21, 20, 18, 16, 15, 13, 11, 10, 9, 7, 6, 4, 3), 2225),
+    ("W22", (2, 2), (24, 23, 22, 21, 18, 17, 16, 14, 13, 12, 11, 9, 8, 6, 5), 2137),
+    ("W33", (3, 3), (24, 23, 22, 21, 19, 18, 17, 16, 14, 13, 12, 11, 8, 7, 6), 2037),
+    ("W44", (4, 4), (24, 23, 22, 21, 20, 19, 18, 16, 15, 14, 13, 12, 11, 10, 9), 1965),
+    ("W55", (5, 5), (24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 8), 1869),
+    ("W66", (6, 6), (24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 9, 7), 1761),
+    ("W21", (2, 1), (24, 23, 21, 20, 18, 17, 15, 14, 12, 11, 9, 8, 6, 4, 3), 210),
+    ("W65", (6, 5), (24, 23, 22, 21, 20, 19, 18, 15, 14, 12, 11, 10, 9, 8, 7), 207),
+]
+OPENING_ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]
+
+
+def worst_position(points):
+    pos = Position(None, 0)
+    for q in points:
+        pos.board[q] = 1
+    pos.board[26] = 15
+    return pos
+
+
+def cases():
+    """(name, position, dice, expected plays or None)."""
+    rules = get_rules("backgammon")
+    out = []
+    for name, dice, points, plays in WORST:
+        out.append((name, worst_position(points), dice, plays))
+    start = rules.start_position()
+    for dice in OPENING_ROLLS:
+        out.append(("O%d%d" % dice, start, dice, None))
+    return rules, out
+
+
+def _best_of(fn, repeat):
+    best = None
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        dt = time.perf_counter() - t0
+        best = dt if best is None or dt < best else best
+    return best * 1000.0
+
+
+def cpython_figures(repeat=20):
+    rules, table = cases()
+    rows = []
+    for name, pos, dice, want in table:
+        turn = Turn(rules, pos, dice)
+        n = turn.count_plays()
+        if want is not None and n != want:
+            raise AssertionError("%s: %d plays, perf.md says %d" % (name, n, want))
+
+        def lift_all():
+            t = Turn(rules, pos, dice)
+            for s in range(25, 0, -1):
+                t.targets(s)
+
+        rows.append({
+            "case": name, "dice": "%d-%d" % dice, "plays": n,
+            "settle_ms": _best_of(lambda: Turn(rules, pos, dice), repeat),
+            "count_ms": _best_of(lambda: Turn(rules, pos, dice).count_plays(), repeat),
+            "enumerate_ms": _best_of(lambda: Turn(rules, pos, dice).plays_packed(), repeat),
+            "lift_all_ms": _best_of(lift_all, repeat),
+        })
+    return rows
+
+
+# -- MicroPython estimates -------------------------------------------------------------------
+_SETUP = """from firmware.rules import Position, Turn, get_rules
+r = get_rules("backgammon")
+p = Position.decode("%s")
+"""
+_WORK = {
+    "enumerate": "t = Turn(r, p, %s)\nn = len(t.plays_packed())\n",
+    "count": "t = Turn(r, p, %s)\nn = t.count_plays()\n",
+    "lift_all": "t = Turn(r, p, %s)\nfor s in range(25, 0, -1):\n    t.targets(s)\n",
+    "lift_one": "t = Turn(r, p, %s)\nt.targets(%d)\n",
+}
+
+
+def find_mpy_cost():
+    for path in (os.path.join(ROOT, "..", "shared", "tools", "mpy_cost.py"),
+                 os.environ.get("MPY_COST", "")):
+        if path and os.path.exists(path):
+            return os.path.abspath(path)
+    return None
+
+
+def mpy_cost(script, baseline, stage, heap=True):
+    tool = find_mpy_cost()
+    env = dict(os.environ)
+    env["PATH"] = os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", "")
+    cmd = [sys.executable, tool, "--json", "--path", stage, "--baseline", baseline, script]
+    if not heap:
+        cmd.insert(3, "--no-heap")
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    if proc.returncode != 0:
+        raise RuntimeError("mpy_cost failed: %s" % proc.stderr[-1500:])
+    return json.loads(proc.stdout)
+
+
+def micropython_figures(names=None, progress=None):
+    """RP2040 estimates; None when valgrind or mpy_cost.py is missing."""
+    if not find_mpy_cost() or not shutil.which("valgrind"):
+        return None
+    rules, table = cases()
+    work = tempfile.mkdtemp(prefix="nardy_bench_")
+    stage = os.path.join(work, "stage")
+    os.makedirs(os.path.join(stage, "firmware"))
+    shutil.copy(os.path.join(ROOT, "firmware", "__init__.py"), os.path.join(stage, "firmware"))
+    shutil.copytree(os.path.join(ROOT, "firmware", "rules"), os.path.join(stage, "firmware", "rules"),
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    rows = []
+    try:
+        for name, pos, dice, _want in table:
+            if names and name not in names:
+                continue
+            setup = _SETUP % pos.encode()
+            base = os.path.join(work, "base.py")
+            with open(base, "w") as f:
+                f.write(setup)
+            row = {"case": name, "dice": "%d-%d" % dice}
+            for kind in ("enumerate", "count", "lift_all", "lift_one"):
+                script = os.path.join(work, kind + ".py")
+                body = _WORK[kind] % ((repr(dice),) if kind != "lift_one" else (repr(dice), _first_source(pos)))
+                with open(script, "w") as f:
+                    f.write(setup + body)
+                if progress:
+                    progress("%s %s" % (name, kind))
+                res = mpy_cost(script, base, stage, heap=kind in ("enumerate", "count"))
+                row[kind + "_rp2040_ms"] = round(res["rp2040_ms_est"], 2)
+                row[kind + "_ir"] = res["ir_net"]
+                if res.get("min_heap_bytes_unix64"):
+                    net = res["min_heap_bytes_unix64"] - res["min_heap_bytes_baseline_unix64"]
+                    row[kind + "_heap_kib_unix"] = round(net / 1024.0, 1)
+            rows.append(row)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return rows
+
+
+def _first_source(pos):
+    for s in range(25, 0, -1):
+        if pos.board[pos.turn * 26 + s]:
+            return s
+    return 25
