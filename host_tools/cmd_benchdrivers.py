@@ -62,6 +62,9 @@ code = [1241 << 4]
 mem = {}
 ana_scanner = AnalogScanner(lambda: code[0], mem, cfg.pins["mux_s0"], cfg.n_slots)
 ana = ZoneReader(cfg, ana_scanner, SlotDebouncer(2 * nb, s["press_ms"], s["release_ms"]))
+ana_slice = ZoneReader(cfg, AnalogScanner(lambda: code[0], mem, cfg.pins["mux_s0"], cfg.n_slots,
+                                          per_scan=cfg.analog.get("per_scan")),
+                       SlotDebouncer(2 * nb, s["press_ms"], s["release_ms"]))
 leds = Leds(cfg, Strip(cfg.n_leds), cfg.led_budget_ma(), cfg.power["brightness_cap"])
 
 def guidance(k):
@@ -97,6 +100,7 @@ WORK = {
     "scan_digital_busy": ("for i in range(N):\n    t += 5\n    spi.frame = busy if (i // 8) & 1 else idle\n"
                           "    dig.poll(t)\n"),
     "scan_analog_full": "for i in range(N):\n    t += 5\n    ana.poll(t)\n",
+    "scan_analog_slice": "for i in range(N):\n    t += 5\n    ana_slice.poll(t)\n",
     "led_guidance_frame": "for i in range(N):\n    guidance(i + 1)\n",
     "led_full_white_limited": "for i in range(N):\n    white(i + 1)\n",
 }
@@ -140,11 +144,11 @@ def measure(out, src, name, n):
 
 
 def main(argv):
-    n = 200
+    n = 100
     if "--iterations" in argv:
         n = int(argv[argv.index("--iterations") + 1])
     if "--quick" in argv:
-        n = 20
+        n = 40
     if not os.path.exists(MPY_COST):
         print("mpy_cost.py not found (set MPY_COST)", file=sys.stderr)
         return 2

@@ -204,7 +204,7 @@ def _wire(x1, y1, x2, y2, colour="#06c"):
 
 def wiring_svg(desc):
     """A diagram a maker can follow: the Pico's used pins wired to each part, and the board map."""
-    W, H = 1200, 980
+    W, H = 1200, 1180
     out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" '
            'font-family="sans-serif">' % (W, H, W, H),
            '<rect width="100%" height="100%" fill="#fafafa"/>',
@@ -212,7 +212,7 @@ def wiring_svg(desc):
                  weight="bold")]
     pins = sorted(desc["pins"].items(), key=lambda kv: kv[1]["gpio"])
     px, py, ph = 40, 60, 26
-    out.append(_box(px, py, 170, ph * (len(pins) + 3), "#dfe"))
+    out.append(_box(px, py, 170, ph * (len(pins) + 4), "#dfe"))
     out.append(_text(px + 85, py + 18, "Raspberry Pi Pico", 13, "middle", "bold"))
     groups = {"sr": (520, "74HC165 chain (digital)", "#fd8"),
               "mux": (520, "sensor 74HC4067 x%d (analog)" % desc["analog"]["muxes"], "#cdf"),
@@ -233,8 +233,12 @@ def wiring_svg(desc):
         out.append(_wire(px + 170, y, 500, y, colour))
         out.append(_text(505, y + 4, pin["to"] + ("  [%s]" % pin["front_end"] if "front_end" in pin else ""), 11))
         y += ph
-    for label, num in (("VBUS", 40), ("3V3", 36), ("GND", 38)):
-        out.append(_text(px + 10, y + 4, "%s (pin %d)" % (label, num), 11, weight="bold"))
+    for label, to, colour in (("VBUS", "5 V: LED strip, 74AHCT125 VCC, DRV5053 VCC [analog], 1000 uF", "#c00"),
+                              ("3V3", "3.3 V: 74HC165 / 74HC4067 VCC, reed pull-ups [digital]", "#e80"),
+                              ("GND", "GND: every part (common ground with the strip's supply)", "#000")):
+        out.append(_text(px + 10, y + 4, "%s (pin %d)" % (label, PICO_POWER[label]), 11, weight="bold"))
+        out.append(_wire(px + 170, y, 500, y, colour))
+        out.append(_text(505, y + 4, to, 11))
         y += ph
     # the chain and the board map
     cy = y + 30
@@ -267,24 +271,24 @@ def wiring_svg(desc):
     cy += 10
     zs = zone_slots(desc)
     leds = desc["leds"]["zones"]
-    tw = 44
+    tw = 48
     for z, name, first, cap in zs[:24]:
         top = z >= 12                      # k13..k24 across the top, k12..k1 along the bottom
         col = (z - 12) if top else (11 - z)
         x = 20 + col * (tw + 4) + (40 if col >= 6 else 0)
-        ybase = cy + 10 if top else cy + 210
-        tip = ybase + 110 if top else ybase - 110
+        ybase = cy + 10 if top else cy + 250
+        tip = ybase + 100 if top else ybase - 100
         out.append('<polygon points="%d,%d %d,%d %d,%d" fill="%s" stroke="#222"/>' % (
             x, ybase, x + tw, ybase, x + tw // 2, tip, "#e8d6b0" if z % 2 else "#b98b5e"))
         lf, lc = leds[z]
         out.append(_text(x + tw // 2, ybase + (14 if top else -4), name, 11, "middle", "bold"))
-        out.append(_text(x + tw // 2, ybase + (28 if top else -18), "s%d-%d" % (first, first + cap - 1),
-                         9, "middle"))
-        out.append(_text(x + tw // 2, ybase + (40 if top else -30), "L%d-%d" % (lf, lf + lc - 1),
-                         9, "middle"))
+        out.append(_text(x + tw // 2, ybase + (26 if top else -16), "s%d-%d" % (first, first + cap - 1),
+                         8, "middle"))
+        out.append(_text(x + tw // 2, ybase + (36 if top else -26), "L%d-%d" % (lf, lf + lc - 1),
+                         8, "middle"))
     bx = 20 + 6 * (tw + 4) + 2
     for z, name, first, cap in zs[24:26]:
-        yy = cy + 60 + (z - 24) * 70
+        yy = cy + 70 + (z - 24) * 80
         lf, lc = leds[z]
         out.append(_box(bx - 2, yy, 36, 60, "#ccc"))
         out.append(_text(bx + 16, yy + 16, name, 10, "middle", "bold"))

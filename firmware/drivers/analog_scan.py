@@ -21,18 +21,25 @@ _SIO_GPIO_OUT_XOR = const(0xD000001C)
 _Q = const(4)          # levels and baselines are kept in 1/16 ADC code (12.4 fixed point)
 
 
+EMPTY = 0
+WHITE = 1
+BLACK = 2
+
+
 class AnalogScanner:
     """Scan ``n`` linear Hall sensors into ``raw``: occupancy bits, then Black bits (polarity).
 
     Per sensor: an IIR average (``filter_shift``), a calibrated baseline that slowly follows
-    drift while the slot is empty (one slot per scan, ``drift_shift``), hysteresis (``on_codes``
-    to become occupied, ``off_codes`` to stay so), thresholds kept clear of the RP2040 ADC's
-    bad codes, and rail readings (open or shorted sensor) reported in ``faults``.
-    ``per_scan`` slots are read per call (round robin) so a call stays short.
+    drift while the slot is empty (one slot per call, ``drift_shift``), hysteresis (``on_codes``
+    from the baseline to become occupied, ``off_codes`` to stay so), thresholds kept clear of
+    the RP2040 ADC's bad codes, and rail readings (open or shorted sensor) reported in
+    ``faults``. ``per_scan`` slots are read per call, round robin, so a call stays short; the
+    hot loop only compares a level with the slot's current band and does the bookkeeping in
+    ``_change`` when the slot's state changes. Levels are kept in read_u16 units (code x 16).
     """
 
     def __init__(self, adc_read, mem32, sel_base, n, zero_code=1241, on_codes=150, off_codes=90,
-                 filter_shift=2, drift_shift=6, rail_low=80, rail_high=3900, white_below=True,
+                 filter_shift=2, drift_shift=3, rail_low=80, rail_high=3900, white_below=True,
                  bad_codes=(512, 1536, 2560, 3584), bad_guard=12, per_scan=None):
         self.adc_read = adc_read
         self.mem32 = mem32
@@ -47,18 +54,19 @@ class AnalogScanner:
         self.off = off_codes << _Q
         self.filter_shift = filter_shift
         self.drift_shift = drift_shift
-        self.rail_low = rail_low
-        self.rail_high = rail_high
+        self.rail_low = rail_low << _Q
+        self.rail_high = rail_high << _Q
         self.white_below = white_below
         self.bad_codes = bad_codes
         self.bad_guard = bad_guard
         self.per_scan = per_scan or n
         self.level = array("H", [zero_code << _Q] * n)
         self.baseline = array("H", [zero_code << _Q] * n)
-        self.on_hi = array("H", [0] * n)
-        self.on_lo = array("H", [0] * n)
-        self.off_hi = array("H", [0] * n)
-        self.off_lo = array("H", [0] * n)
+        self.state = bytearray(n)
+        self.hi = array("H", [0] * n)      # the band of the slot's current state
+        self.lo = array("H", [0] * n)
+        # select word changes: going from slot s-1 (or n-1 for s = 0) to s, shifted to the pins
+        self.step_xor = array("I", [((s - 1 if s else n - 1) ^ s) << sel_base for s in range(n)])
         self._selected = 0
         self._next = 0
         self._drift_slot = 0
@@ -75,13 +83,17 @@ class AnalogScanner:
                 return c + g + 1 if away > 0 else c - g - 1
         return t
 
+    def thresholds(self, s, occupied):
+        """(hi, lo) band of slot s: outside it the slot reads occupied."""
+        base = self.baseline[s]
+        d = self.off if occupied else self.on
+        return (min(0xFFFF, self._clear_of_bad(base + d, 1)),
+                max(0, self._clear_of_bad(base - d, -1)))
+
     def set_baseline(self, s, base):
-        """Set slot s's zero-field level (1/16 code) and its four thresholds."""
+        """Set slot s's zero-field level (1/16 code) and its band."""
         self.baseline[s] = base
-        self.on_hi[s] = min(0xFFFF, self._clear_of_bad(base + self.on, 1))
-        self.on_lo[s] = max(0, self._clear_of_bad(base - self.on, -1))
-        self.off_hi[s] = min(0xFFFF, self._clear_of_bad(base + self.off, 1))
-        self.off_lo[s] = max(0, self._clear_of_bad(base - self.off, -1))
+        self.hi[s], self.lo[s] = self.thresholds(s, self.state[s] != EMPTY)
 
     def select(self, s):
         self.mem32[_SIO_GPIO_OUT_XOR] = (self._selected ^ s) << self.sel_base
@@ -100,9 +112,13 @@ class AnalogScanner:
                 total += self.read_code(s)
             base = (total << _Q) // samples
             self.level[s] = base
+            self.state[s] = EMPTY
             self.set_baseline(s, base)
         for b in range(len(self.raw)):
             self.raw[b] = 0
+        for b in range(self.nbytes):
+            self.faults[b] = 0
+        self.fault_changed = True
 
     def calibration(self):
         """The baselines as bytes (to store on flash)."""
@@ -116,63 +132,83 @@ class AnalogScanner:
 
     def scan(self):
         """Read the next ``per_scan`` slots; returns ``raw`` (occupancy bytes, then Black bytes)."""
+        s = self._next
+        if self._selected != (s - 1 if s else self.n - 1):
+            self.select(s - 1 if s else self.n - 1)
+        self._next = self._scan(s, self.per_scan)
+        self._selected = self._next - 1 if self._next else self.n - 1
+        self._track_drift()
+        return self.raw
+
+    def _scan(self, s, count):
         n = self.n
         mem32 = self.mem32
+        step_xor = self.step_xor
         adc_read = self.adc_read
-        shift = self.sel_base
         fshift = self.filter_shift
         level = self.level
-        baseline = self.baseline
-        raw = self.raw
-        nb = self.nbytes
-        faults = self.faults
-        white_below = self.white_below
-        rail_low = self.rail_low
-        rail_high = self.rail_high
-        sel = self._selected
-        s = self._next
-        for _ in range(self.per_scan):
-            mem32[_SIO_GPIO_OUT_XOR] = (sel ^ s) << shift
-            sel = s
-            code = adc_read() >> 4
+        hi = self.hi
+        lo = self.lo
+        state = self.state
+        black_high = BLACK if self.white_below else WHITE
+        black_low = WHITE if self.white_below else BLACK
+        for _ in range(count):
+            mem32[_SIO_GPIO_OUT_XOR] = step_xor[s]
             lv = level[s]
-            lv += ((code << _Q) - lv) >> fshift
+            lv += (adc_read() - lv) >> fshift
             level[s] = lv
-            b = s >> 3
-            m = 1 << (s & 7)
-            if raw[b] & m:
-                occupied = lv > self.off_hi[s] or lv < self.off_lo[s]
+            if lv > hi[s]:
+                st = black_high
+            elif lv < lo[s]:
+                st = black_low
             else:
-                occupied = lv > self.on_hi[s] or lv < self.on_lo[s]
-            if occupied:
-                raw[b] |= m
-                if (lv > baseline[s]) == white_below:
-                    raw[nb + b] |= m
-                else:
-                    raw[nb + b] &= ~m
-            else:
-                raw[b] &= ~m
-                raw[nb + b] &= ~m
-            bad = code < rail_low or code > rail_high
-            if bad != bool(faults[b] & m):
-                faults[b] ^= m
-                self.fault_changed = True
+                st = EMPTY
+            if st != state[s]:
+                self._change(s, st, lv)
             s += 1
             if s == n:
                 s = 0
-        self._selected = sel
-        self._next = s
-        self._track_drift()
-        return raw
+        return s
+
+    def _change(self, s, st, lv):
+        was = self.state[s]
+        self.state[s] = st
+        if (was == EMPTY) != (st == EMPTY):
+            self.hi[s], self.lo[s] = self.thresholds(s, st != EMPTY)
+        b = s >> 3
+        m = 1 << (s & 7)
+        raw = self.raw
+        nb = self.nbytes
+        if st == EMPTY:
+            raw[b] &= ~m
+            raw[nb + b] &= ~m
+        else:
+            raw[b] |= m
+            if st == BLACK:
+                raw[nb + b] |= m
+            else:
+                raw[nb + b] &= ~m
+        self._check_rail(s, lv)
+
+    def _check_rail(self, s, lv):
+        b = s >> 3
+        m = 1 << (s & 7)
+        railed = lv < self.rail_low or lv > self.rail_high
+        if railed != bool(self.faults[b] & m):
+            self.faults[b] ^= m
+            self.fault_changed = True
 
     def _track_drift(self):
-        """Move one empty slot's baseline a step towards its level (temperature, stray fields)."""
+        """For one slot per call: check for a railed (open/shorted) sensor, and move an empty
+        slot's baseline a step towards its level (temperature, stray fields)."""
         s = self._drift_slot
-        if not (self.raw[s >> 3] >> (s & 7)) & 1:
+        self._check_rail(s, self.level[s])
+        if self.state[s] == EMPTY:
             base = self.baseline[s]
-            step = (self.level[s] - base) >> self.drift_shift
-            if step == 0 and self.level[s] != base:
-                step = 1 if self.level[s] > base else -1
+            lv = self.level[s]
+            step = (lv - base) >> self.drift_shift
+            if step == 0 and lv != base:
+                step = 1 if lv > base else -1
             if step:
                 self.set_baseline(s, base + step)
         s += 1

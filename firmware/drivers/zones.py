@@ -46,11 +46,13 @@ class ZoneReader:
         self.nbytes = nb
         self.has_colour = len(debouncer.stable) >= 2 * nb
         self._bad = bytearray(nb)        # slots masked by stuck or chatter detection
+        self._none = bytes(nb)
         self._toggles = bytearray(self.n)
         self._gap_since = [0] * ZONES
         self._gapped = 0                 # bitmap of zones with a gap being timed
         self._dirty = 0                  # bitmap of zones to recount
         self._window = None
+        self._toggled = False
         self._changed = False
 
     def occupied(self, s):
@@ -113,6 +115,7 @@ class ZoneReader:
                     s = base + bit
                     self._dirty |= 1 << slot_zone[s]
                     if not colour_half:
+                        self._toggled = True
                         t = toggles[s] + 1
                         if t < 255:
                             toggles[s] = t
@@ -122,6 +125,9 @@ class ZoneReader:
                 bit += 1
 
     def _end_window(self):
+        if not self._toggled and self._bad == self._none:
+            return          # quiet window, nothing masked: skip the per-slot passes
+        self._toggled = False
         bad = self._bad
         toggles = self._toggles
         deb = self.debouncer
