@@ -79,7 +79,7 @@ class App:
             fresh = hw.ticks_diff(now, self._born) >= self.settle_ms
         if fresh:
             counts = hw.zones.counts
-            self.session.frame_in(counts)
+            self.session.frame_in(counts, hw.zones.faults)
             self._render(now, True)
             self._raw_events(counts)
         else:

@@ -135,11 +135,12 @@ def _sim(app, words):
         raise CommandError("usage: sim lift|place|press|frame|setup|wait|leds|power_cut ...")
     act = words[1]
     if act == "lift":
-        _need(words, 3, "sim lift <zone>")
+        if len(words) not in (3, 4):
+            raise CommandError("usage: sim lift <zone> [side]")
         z = parse_zone(words[2])
         if z < 0:
             raise CommandError("zone is 1..24, bar0, bar1, off0 or off1")
-        sim.lift(z)
+        sim.lift(z, _int(words[3], 0, 1, "side") if len(words) == 4 else -1)
     elif act == "place":
         if len(words) not in (3, 4):
             raise CommandError("usage: sim place <zone> [side]")

@@ -116,12 +116,15 @@ class Session:
         return self.game.pos.turn
 
     # -- frames -------------------------------------------------------------------------------------
-    def frame_in(self, counts):
-        """A new debounced frame of zone counts."""
+    def frame_in(self, counts, faults=0):
+        """A new debounced frame of zone counts; ``faults``: zones whose sensors are not believed."""
         f = self.frame
         for z in range(ZONES):
             f[z] = counts[z]
         self.have_frame = True
+        if faults != self.tracker.faults:
+            self.tracker.faults = faults
+            self.emit("ev", {"ev": "sensor_fault", "zones": self._zones(faults)})
         self._check_frame()
 
     def _check_frame(self):
@@ -281,7 +284,7 @@ class Session:
         self.t_turn = self.clock()
         if not restoring:
             self._save()
-        self.tracker.follow(game.turn)
+        self.tracker.follow(game.turn, None, restoring)
         turn = game.turn
         self.emit("ev", {"ev": "roll", "side": self.side, "dice": list(game.dice),
                          "kind": game.kind, "max_steps": turn.max_steps})
@@ -323,6 +326,10 @@ class Session:
             if ok:
                 return self._committed(why, final, None)
             what = "incomplete"
+        elif tr.ambiguous:
+            what = "ambiguous"
+            why = ("the sensors cannot tell which of %d plays was made (points fuller than their "
+                   "sensors): lift the moved checkers and put them down again one by one" % tr.ambiguous)
         else:
             what = STATE_NAMES[state]
             final = self.read_board()
@@ -399,6 +406,8 @@ class Session:
             rec["condoned"] = condoned
         self.verdict = None
         seal = self.journal.append(rec)
+        if game.phase != gm.OVER:
+            self._save()          # the turn is on flash before anything is said or rolled
         self.emit("ev", {"ev": "commit", "side": side, "n": len(game.history), "steps": rec["steps"],
                          "seal": seal, "condoned": condoned})
         if game.phase == gm.OVER:

@@ -32,11 +32,20 @@ class SimHands:
     def count(self, z):
         return len(self.stacks[z])
 
-    def lift(self, z):
+    def lift(self, z, side=-1):
+        """Take a checker off zone z: the top one, or the top one of ``side``."""
         st = self.stacks[z]
-        if not st:
-            raise ValueError("no checker on that zone")
-        self.hand.append(st.pop())
+        if side < 0:
+            if not st:
+                raise ValueError("no checker on that zone")
+            self.hand.append(st.pop())
+        else:
+            for i in range(len(st) - 1, -1, -1):
+                if st[i] == side:
+                    self.hand.append(st.pop(i))
+                    break
+            else:
+                raise ValueError("no checker of that side on that zone")
         self._show(z)
 
     def place(self, z, side=-1):

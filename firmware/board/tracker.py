@@ -19,6 +19,7 @@ MISMATCH = 3    # more than one hand's work: show the differences, wait
 
 STATE_NAMES = ("settled", "hands", "illegal", "mismatch")
 
+FOUND_MAX = 6      # whole plays collected when full points hide the hands' work
 HAND_MISSING = 3   # up to two own checkers in the air plus a lifted blot
 HAND_EXTRA = 2
 
@@ -45,12 +46,18 @@ class Tracker:
         self.n_missing = 0
         self.n_extra = 0
         self.events = []    # ("step"|"undo", (src, dst, die, hit)) since the last drain
+        self.touched = 0    # bitmap: zones whose count changed since the turn began
+        self.faults = 0     # bitmap: zones with a sensor the zone reader does not believe
+        self.ambiguous = 0  # plays the last turn-end frame fits equally (full points hide them)
         self._cache = -1
 
     # -- what is tracked --------------------------------------------------------------------
-    def follow(self, turn, position=None):
-        """Track ``turn`` (a rules Turn, steps kept) or, with turn None, a fixed ``position``."""
+    def follow(self, turn, position=None, restored=False):
+        """Track ``turn`` (a rules Turn, steps kept) or, with turn None, a fixed ``position``.
+        ``restored``: the hands may have worked while the board was off, so a hit may be read on
+        any zone (otherwise only where the sensors saw the count change)."""
         self.turn = turn
+        self.touched = (1 << ZONES) - 1 if restored else 0
         if turn is not None:
             self.side = turn.side
             position = turn.position()
@@ -61,16 +68,32 @@ class Tracker:
         self.zmap.expected(self.turn.position().board, self.exp)
 
     # -- frames ---------------------------------------------------------------------------------
-    def update(self, frame, force=False):
+    def update(self, frame, force=False, faults=None):
         """Reconcile with a frame (bytearray 28); ``force`` also accepts changes that only a
-        point fuller than its slots hides (used at the turn-end press). Returns the state."""
+        point fuller than its slots hides (used at the turn-end press); ``faults`` (bitmap):
+        zones whose count is not to be believed (the tracked game says). Returns the state."""
+        if faults is not None:
+            self.faults = faults
         f = self.frame
+        touched = self.touched
         for z in range(ZONES):
-            f[z] = frame[z]
+            if f[z] != frame[z]:
+                touched |= 1 << z
+                f[z] = frame[z]
+        self.touched = touched
         self._diff()
+        turn = self.turn
+        if force and turn is not None and not (
+                self.n_missing == 0 and self.n_extra == 0 and turn.complete()):
+            if self._search_complete():
+                self._diff()
+                return self._settle()
+            if self.ambiguous:
+                self._read_hands()
+                return self.state
         if self.n_missing == 0 and self.n_extra == 0:
             return self._settle()
-        if self.turn is not None and (self.n_extra or force):
+        if turn is not None and (self.n_extra or force):
             if self._search(force):
                 self._diff()
                 return self._settle()
@@ -89,7 +112,10 @@ class Tracker:
         cap = self.cap
         f = self.frame
         missing = extra = nm = ne = 0
+        faults = self.faults
         for z in range(ZONES):
+            if (faults >> z) & 1:
+                continue
             e = exp[z]
             c = cap[z]
             if e > c:
@@ -110,8 +136,11 @@ class Tracker:
     def _mismatch(self, work):
         cap = self.cap
         f = self.frame
+        faults = self.faults
         m = 0
         for z in range(ZONES):
+            if (faults >> z) & 1:
+                continue
             e = work[z]
             c = cap[z]
             if e > c:
@@ -121,6 +150,8 @@ class Tracker:
         return m
 
     def _zone_cost(self, work, z):
+        if (self.faults >> z) & 1:
+            return 0
         e = work[z]
         c = self.cap[z]
         if e > c:
@@ -169,9 +200,69 @@ class Tracker:
             turn.push(step[0], step[2])
         return False
 
+    def _search_complete(self):
+        """At the turn-end press: the whole plays the frame can show (full points hide some
+        checkers). Adopted only when exactly one final position fits."""
+        turn = self.turn
+        work = self.work
+        for z in range(ZONES):
+            work[z] = self.exp[z]
+        old = turn.steps
+        self._found = []
+        m = self._mismatch(work)
+        popped = []
+        while len(self._found) < FOUND_MAX:
+            self._dfs(work, m)
+            if not turn.stack:
+                break
+            step = turn.pop()
+            popped.append(step)
+            m += self._move(work, step[0], step[1], step[3], -1)
+        while turn.stack:
+            turn.pop()
+        found = self._found
+        self._found = None
+        self.ambiguous = 0
+        if len(found) > 1:
+            # full points and a full tray hide which checkers moved: a player bears off when
+            # the position lets him, so the play with the most checkers off is taken, if only one
+            best = -1
+            keep = []
+            for key, steps in found:
+                off = key[0]
+                if off > best:
+                    best = off
+                    keep = [(key, steps)]
+                elif off == best:
+                    keep.append((key, steps))
+            if len(keep) > 1:
+                self.ambiguous = len(found)
+            found = keep
+        chosen = found[0][1] if len(found) == 1 else old
+        for src, dst, die, hit in chosen:
+            turn.push(src, die)
+        if len(found) != 1:
+            return False
+        self._report(old)
+        self._refresh_expected()
+        return True
+
+    _found = None
+
     def _dfs(self, work, m):
+        found = self._found
         if m == 0:
-            return True
+            if found is None:
+                return True
+            turn = self.turn
+            if turn.complete():
+                key = bytes(turn.mine) + bytes(turn.opp)
+                for k, steps in found:
+                    if k == key:
+                        break
+                else:
+                    found.append((key, turn.steps))
+                return len(found) >= FOUND_MAX
         turn = self.turn
         left = turn.max_steps - len(turn.stack)
         if left <= 0 or m > 2 * left:
@@ -188,12 +279,18 @@ class Tracker:
             c = work[z] - 1
             if c > cap[z]:
                 c = cap[z]
-            if c < f[z]:
+            if c < f[z] and not (self.faults >> z) & 1:
                 continue      # the frame still shows this checker where it was
             for dst, die in turn.targets(pip):
                 hit = turn.push(pip, die)
+                if hit and not ((self.touched | self.faults) >> zone_of[base + dst]) & 1:
+                    turn.pop()        # a blot the hands never touched was not hit
+                    continue
                 dm = self._move(work, pip, dst, hit, 1)
                 if self._dfs(work, m + dm):
+                    if self._found is not None:
+                        turn.pop()
+                        self._move(work, pip, dst, hit, -1)
                     return True
                 turn.pop()
                 self._move(work, pip, dst, hit, -1)

@@ -1,0 +1,78 @@
+"""Soak the board: random legal games with realistic hands, noise and power cuts on the virtual board.
+
+python -m host_tools soak --variant V --games N --seed S [--noise none|low|high] [--json]
+Prints games, turns, desyncs, rejected legal moves, accepted illegal moves and lost turns; exits 1
+when any of the last four is not zero.
+"""
+
+import argparse
+import json
+import random
+import sys
+import time
+
+VARIANTS = ("short", "long", "persian", "jacquet", "matador", "backgammon")
+
+
+def run(variant, games, seed, noise="high", match_to=1, log=None):
+    """Play ``games`` matches of ``variant``; returns the Counters."""
+    from host_tools.soakboard import VirtualBoard
+    from host_tools.soakplayer import Player, Counters
+    total = Counters()
+    vb = VirtualBoard(variant)
+    try:
+        rng = random.Random("%s/%d" % (variant, seed))
+        player = Player(vb, rng, noise, total, log)
+        for _ in range(games):
+            if not player.play_match(variant, match_to):
+                if log:
+                    log("match abandoned")
+                vb.close()
+                vb = VirtualBoard(variant)
+                player.vb = vb
+    finally:
+        vb.close()
+    return total
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(prog="python -m host_tools soak", description=__doc__.splitlines()[0])
+    ap.add_argument("--variant", default="short", help="one of %s, or all" % ", ".join(VARIANTS))
+    ap.add_argument("--games", type=int, default=10)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--noise", choices=("none", "low", "high"), default="high")
+    ap.add_argument("--match", type=int, default=1, help="match length (games until one side has it)")
+    ap.add_argument("--json", action="store_true", help="print one JSON object")
+    ap.add_argument("--verbose", action="store_true", help="log what the board got wrong")
+    args = ap.parse_args(argv)
+    variants = VARIANTS if args.variant == "all" else (args.variant,)
+    for v in variants:
+        if v not in VARIANTS:
+            ap.error("unknown variant %r" % v)
+    log = (lambda msg: print("  " + msg, file=sys.stderr)) if args.verbose else None
+    t0 = time.time()
+    from host_tools.soakplayer import Counters
+    total = Counters()
+    per = {}
+    for v in variants:
+        c = run(v, args.games, args.seed, args.noise, args.match, log)
+        per[v] = c.as_dict()
+        total.add(c)
+    out = total.as_dict()
+    out["seconds"] = round(time.time() - t0, 1)
+    if args.json:
+        out["variants"] = per
+        print(json.dumps(out))
+    else:
+        for v in variants:
+            d = per[v]
+            print("%-10s games %d turns %d desyncs %d rejected-legal %d accepted-illegal %d "
+                  "lost-turns %d (power cuts %d, illegal tries %d, mismatches shown %d)" % (
+                      v, d["games"], d["turns"], d["desyncs"], d["rejected_legal"],
+                      d["accepted_illegal"], d["lost_turns"], d["power_cuts"], d["illegal_tries"],
+                      d["mismatches"]))
+        print("total: games %d turns %d desyncs %d rejected legal moves %d accepted illegal moves %d "
+              "lost turns %d in %.1f s" % (out["games"], out["turns"], out["desyncs"],
+                                           out["rejected_legal"], out["accepted_illegal"],
+                                           out["lost_turns"], out["seconds"]))
+    return 1 if total.failures() else 0

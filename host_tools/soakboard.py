@@ -1,0 +1,163 @@
+"""A virtual board in-process: the unchanged firmware App on the simulated hardware, with hands.
+
+Tests and the soak drive it with physical actions (lift, place, slide, press, knock, power cut)
+and read back the protocol lines the firmware wrote. The clock is virtual: time passes only in
+``wait`` (the firmware ticks every 5 ms meanwhile), so every run is deterministic given its dice.
+"""
+
+import json
+import shutil
+import tempfile
+
+from firmware import sim as _sim
+
+_sim.install()
+
+from firmware.drivers import board_config, hardware  # noqa: E402
+from firmware.sim.world import SimWorld  # noqa: E402
+from firmware.sim.flash import PowerCut  # noqa: E402
+from firmware.app import App  # noqa: E402
+from firmware.board.zonemap import zone_name  # noqa: E402
+from firmware.board.tracker import SETTLED  # noqa: E402
+
+SETTLE_MS = 50          # longer than the sensors' press (20 ms) and release (40 ms) debounce
+BUTTONS = ("p0", "p1", "menu")
+
+
+class VirtualBoard:
+    """One simulated board running the firmware; ``lines`` holds every JSON line it wrote."""
+
+    def __init__(self, variant="short", flash_dir=None, keep_leds=False):
+        self.own_dir = flash_dir is None
+        self.flash_dir = flash_dir or tempfile.mkdtemp(prefix="nardy-vb-")
+        cfg = board_config.load(hardware.DESCRIPTION, None)
+        self.world = SimWorld(cfg, self.flash_dir)
+        self.keep_leds = keep_leds
+        self.lines = []
+        self.variant = variant
+        self.boots = 0
+        self._boot(hardware.build(sim=True, world=self.world))
+
+    def _boot(self, hw):
+        self.hw = hw
+        self.app = App(hw, self._write, self.variant)
+        self.hands = self.world.hands if hasattr(self.world, "hands") else None
+        self.boots += 1
+        self.app.start()
+        self.hands = self.world.hands
+
+    def close(self):
+        if self.own_dir:
+            shutil.rmtree(self.flash_dir, ignore_errors=True)
+
+    def _write(self, text):
+        if not self.keep_leds and text.startswith('{"t": "leds"'):
+            return
+        self.lines.append(json.loads(text))
+
+    # -- reading what the firmware said ---------------------------------------------------------
+    @property
+    def session(self):
+        return self.app.session
+
+    def mark(self):
+        return len(self.lines)
+
+    def since(self, mark, ev=None, t=None):
+        out = []
+        for obj in self.lines[mark:]:
+            if t is not None and obj.get("t") != t:
+                continue
+            if ev is not None and obj.get("ev") != ev:
+                continue
+            out.append(obj)
+        return out
+
+    def status(self):
+        self.cmd("status")
+        return [o for o in self.lines if o.get("t") == "status"][-1]
+
+    # -- commands and actions --------------------------------------------------------------------
+    def cmd(self, text):
+        """Send one protocol line; returns the ok/err object that ended it."""
+        m = self.mark()
+        self.app.line(text)
+        if not self.app.powered:
+            self.reboot()
+        for obj in self.lines[m:]:
+            if obj.get("t") in ("ok", "err"):
+                return obj
+        return None
+
+    def wait(self, ms=SETTLE_MS):
+        self.hands.wait(ms)
+
+    def lift(self, zone, side=-1, settle=True):
+        self.hands.lift(zone, side)
+        if settle:
+            self.wait()
+
+    def place(self, zone, side=-1, settle=True):
+        self.hands.place(zone, side)
+        if settle:
+            self.wait()
+
+    def move(self, src, dst, side=-1):
+        self.lift(src, side)
+        self.place(dst)
+
+    def slide(self, src, dst, via, dwell=30, side=-1):
+        """Slide a checker from src over the zones ``via`` (each touched for ``dwell`` ms)."""
+        self.lift(src, side)
+        for z in via:
+            self.hands.place(z)
+            self.wait(dwell)
+            self.hands.lift(z, self.hands.stacks[z][-1])
+            self.wait(dwell)
+        self.place(dst)
+
+    def press(self, who, ms=80):
+        i = BUTTONS.index(who) if isinstance(who, str) else who
+        self.world.press(i, ms)
+        self.wait(ms + 40)
+
+    def setup(self):
+        """Set out the checkers where the tracked game has them."""
+        self.cmd("sim setup")
+        self.wait(100)
+
+    def power_cut(self, after_bytes=None, off_ms=0):
+        """Cut the power (now, or during the next flash writes) and boot again."""
+        if after_bytes is None:
+            self.app.power_cut()
+            self.reboot(off_ms)
+        else:
+            self.world.power_cut(after_bytes)
+
+    def reboot(self, off_ms=0):
+        self.app.powered = False
+        if off_ms:
+            self.world.advance(off_ms)
+        self._boot(self.world.reboot())
+        self.wait(150)
+
+    def guarded(self, fn, *args):
+        """Run an action; a power cut armed for the flash writes reboots the board."""
+        try:
+            return fn(*args)
+        except PowerCut:
+            self.reboot()
+            return None
+
+    # -- the truth -------------------------------------------------------------------------------
+    def physical(self):
+        return bytearray(len(s) for s in self.hands.stacks)
+
+    def settled(self):
+        return self.session.tracker.state == SETTLED
+
+    def zone_of(self, side, pip):
+        return self.session.zmap.zone(side, pip)
+
+    def name(self, z):
+        return zone_name(z)

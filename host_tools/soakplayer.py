@@ -1,0 +1,395 @@
+"""The soak's scripted player: random legal turns played with realistic hands on a virtual board.
+
+Hands do what people do: hit in either order, carry one checker over both dice (touching the
+intermediate point or not), hold two checkers at once, slide across points, put a checker on a
+wrong point and correct it, take a step back and replay it, knock a stack over and set it right,
+brush sensors; at random moments the power goes (between actions, or in the middle of a flash
+write). The player also tries illegal turn ends now and then. It counts what the board got
+wrong: desyncs, legal turns it refused, illegal turns it accepted, committed turns it lost.
+"""
+
+from firmware.board.tracker import SETTLED
+
+NOISE = {"none": 0.0, "low": 0.05, "high": 0.2}
+
+
+class Counters:
+    FIELDS = ("games", "turns", "desyncs", "rejected_legal", "accepted_illegal", "lost_turns",
+              "power_cuts", "illegal_tries", "mismatches", "sensor_blind")
+
+    def __init__(self):
+        for f in self.FIELDS:
+            setattr(self, f, 0)
+
+    def add(self, other):
+        for f in self.FIELDS:
+            setattr(self, f, getattr(self, f) + getattr(other, f))
+
+    def as_dict(self):
+        return {f: getattr(self, f) for f in self.FIELDS}
+
+    def failures(self):
+        return self.desyncs + self.rejected_legal + self.accepted_illegal + self.lost_turns
+
+
+class Player:
+    """Plays whole matches on a VirtualBoard with a seeded random generator."""
+
+    def __init__(self, vb, rng, noise="high", counters=None, log=None):
+        self.vb = vb
+        self.rng = rng
+        self.p = NOISE[noise]
+        self.c = counters or Counters()
+        self.log = log
+        self.commits = 0          # commits this player saw in the current game
+
+    # -- helpers ------------------------------------------------------------------------------
+    def note(self, *msg):
+        if self.log is not None:
+            self.log(" ".join(str(m) for m in msg))
+
+    def chance(self, scale=1.0):
+        return self.rng.random() < self.p * scale
+
+    def act(self, fn, *args):
+        """One physical action; sometimes the power goes right after it."""
+        vb = self.vb
+        before = len(vb.session.game.history)
+        vb.guarded(fn, *args)
+        if self.chance(0.08):
+            self.power_cut()
+        self.check_lost(before)
+
+    def power_cut(self):
+        self.c.power_cuts += 1
+        self.vb.power_cut(off_ms=self.rng.randrange(0, 500))
+
+    def check_lost(self, before=None):
+        have = len(self.vb.session.game.history)
+        if have < self.commits:
+            self.c.lost_turns += self.commits - have
+            self.note("lost turns", self.commits, have)
+            self.commits = have
+
+    def roll(self):
+        return self.rng.randint(1, 6), self.rng.randint(1, 6)
+
+    # -- a match -------------------------------------------------------------------------------
+    def play_match(self, variant, match_to=1, max_plies=600):
+        vb = self.vb
+        vb.cmd("new %s" % variant)
+        if match_to != 1:
+            vb.cmd("match %d" % match_to)
+        vb.cmd("dice manual")
+        self.commits = 0
+        vb.setup()
+        plies = 0
+        while plies < max_plies:
+            s = vb.session
+            ph = s.phase
+            if ph == "match_over":
+                self.c.games += 1
+                return True
+            if ph == "over":
+                self.c.games += 1
+                self.commits = 0
+                vb.guarded(vb.press, "p0")
+                vb.setup()
+                continue
+            if ph == "setup":
+                vb.setup()
+                if vb.session.phase == "setup":
+                    self.c.desyncs += 1
+                    self.note("setup never matched")
+                    return False
+            elif ph == "opening":
+                a, b = self.roll()
+                vb.guarded(vb.cmd, "roll %d %d" % (a, b))
+            elif ph == "roll":
+                a, b = self.roll()
+                vb.guarded(vb.cmd, "roll %d %d" % (a, b))
+            elif ph == "doublet":
+                vb.guarded(vb.cmd, "choose %d" % self.rng.randint(1, 6))
+            elif ph == "doubled":
+                vb.guarded(vb.cmd, "cube take")
+            elif ph == "move":
+                plies += 1
+                try:
+                    if not self.play_turn():
+                        return False
+                except _Resync:
+                    return False
+            else:
+                self.note("unexpected phase", ph)
+                return False
+            self.check_lost()
+        self.note("no end after", max_plies, "plies")
+        return False
+
+    # -- a turn --------------------------------------------------------------------------------
+    def play_turn(self):
+        vb = self.vb
+        turn = vb.session.game.turn
+        side = turn.side
+        plays = turn.plays()
+        play = self.rng.choice(plays) if plays else []
+        start = vb.session.game.pos.copy()
+        self.turn_start = start
+        if play and self.chance(0.3):
+            self.try_illegal(turn, play, plays)
+        chains = self.chains(play, side)
+        i = 0
+        while i < len(chains):
+            if i + 1 < len(chains) and self.chance(1.5) and not chains[i][2] and not chains[i + 1][2]:
+                self.two_at_once(chains[i], chains[i + 1], side)
+                i += 2
+                continue
+            self.carry(chains[i], side)
+            if self.chance(0.3):
+                self.undo_redo(chains[i], side)
+            i += 1
+            if self.chance(0.5):
+                self.noise()
+        return self.end_turn(side, play)
+
+    def chains(self, play, side):
+        """Group a play's steps by checker: [(src zone, [intermediate zones], [hit zones], dst zone)]."""
+        zone = self.vb.zone_of
+        out = []
+        open_ends = {}
+        for src, dst, die, hit in play:
+            idx = open_ends.pop(src, None) if src != 25 else None
+            if idx is None:
+                out.append([zone(side, src), [], [], zone(side, dst)])
+                idx = len(out) - 1
+            else:
+                out[idx][1].append(out[idx][3])
+                out[idx][3] = zone(side, dst)
+            if hit:
+                out[idx][2].append(zone(side, dst))
+            if dst:
+                open_ends[dst] = idx
+        return [tuple(c) for c in out]
+
+    def carry(self, chain, side):
+        vb = self.vb
+        src, via, hits, dst = chain
+        opp = 1 - side
+        bar = 24 + opp
+        attacker_first = hits and hits[-1] == dst and self.rng.random() < 0.5
+        for h in hits:
+            if attacker_first and h == dst:
+                continue
+            self.act(vb.lift, h, opp)
+            self.act(vb.place, bar, opp)
+        if via and self.rng.random() < 0.4:
+            self.act(vb.lift, src, side)
+            for z in via:
+                self.act(vb.place, z, side)
+                self.act(vb.lift, z, side)
+            self.act(vb.place, dst, side)
+        elif self.chance(1.0) and dst < 24 and src < 24:
+            self.slide(src, dst, side)
+        else:
+            if self.chance(0.6):
+                self.wrong_then_right(src, dst, side)
+            else:
+                self.act(vb.lift, src, side)
+                self.act(vb.place, dst, side)
+        if attacker_first:
+            self.act(vb.lift, dst, opp)
+            self.act(vb.place, bar, opp)
+
+    def slide(self, src, dst, side):
+        """Drag the checker across the points between (each touched briefly, some long enough
+        for the sensors to believe it)."""
+        vb = self.vb
+        lo, hi = (src, dst) if src < dst else (dst, src)
+        path = list(range(lo + 1, hi))
+        if src > dst:
+            path.reverse()
+        path = path[:4]
+        self.act(vb.lift, src, side)
+        for z in path:
+            vb.hands.place(z, side)
+            vb.guarded(vb.wait, self.rng.choice((10, 15, 30, 45)))
+            vb.hands.lift(z, side)
+            vb.guarded(vb.wait, self.rng.choice((10, 15, 45)))
+        self.act(vb.place, dst, side)
+
+    def wrong_then_right(self, src, dst, side):
+        vb = self.vb
+        wrong = self.rng.randrange(24)
+        self.act(vb.lift, src, side)
+        if wrong != dst:
+            self.act(vb.place, wrong, side)
+            self.act(vb.lift, wrong, side)
+        self.act(vb.place, dst, side)
+
+    def two_at_once(self, a, b, side):
+        vb = self.vb
+        self.act(vb.lift, a[0], side)
+        self.act(vb.lift, b[0], side)
+        first, second = (a, b) if self.rng.random() < 0.5 else (b, a)
+        self.act(vb.place, first[3], side)
+        self.act(vb.place, second[3], side)
+
+    def undo_redo(self, chain, side):
+        vb = self.vb
+        src, via, hits, dst = chain
+        if hits or dst >= 24:
+            return
+        self.act(vb.lift, dst, side)
+        self.act(vb.place, src, side)
+        self.act(vb.lift, src, side)
+        self.act(vb.place, dst, side)
+
+    def noise(self):
+        """A brushed sensor, a nudged checker, or a knocked stack set right again."""
+        vb = self.vb
+        stacks = vb.hands.stacks
+        full = [z for z in range(24) if stacks[z]]
+        if not full:
+            return
+        z = self.rng.choice(full)
+        kind = self.rng.random()
+        if kind < 0.5:                       # shorter than the debounce: never seen
+            vb.hands.lift(z, stacks[z][-1])
+            vb.guarded(vb.wait, 10)
+            vb.hands.place(z)
+            vb.guarded(vb.wait, 10)
+        elif kind < 0.8:                     # lifted and put back
+            side = stacks[z][-1]
+            self.act(vb.lift, z, side)
+            self.act(vb.place, z, side)
+        else:                                # knocked: several off, a mismatch, then set right
+            n = min(len(stacks[z]), self.rng.randint(3, 5))
+            if n < 3 or len(stacks[z]) - n >= vb.session.capacity[z]:
+                return                           # still a full point: the sensors cannot see it
+            sides = []
+            for _ in range(n):
+                sides.append(stacks[z][-1])
+                vb.hands.lift(z, sides[-1])
+            vb.guarded(vb.wait, 80)
+            if vb.session.tracker.state == SETTLED:
+                self.c.desyncs += 1
+                self.note("knocked stack not noticed at", z)
+            else:
+                self.c.mismatches += 1
+            for s in reversed(sides):
+                vb.hands.place(z, s)
+            vb.guarded(vb.wait, 80)
+
+    def try_illegal(self, turn, play, plays):
+        """Press with a wrong board: an incomplete play, or a checker on a point no die reaches."""
+        vb = self.vb
+        side = turn.side
+        self.c.illegal_tries += 1
+        chains = self.chains(play, side)
+        first = chains[0]
+        if len(play) > 1 and not first[2] and self.rng.random() < 0.5 and len(chains) > 1:
+            self.carry(first, side)          # only part of the play
+            self.expect_refusal(side, "incomplete", plays)
+            self.act(vb.lift, first[3], side)
+            self.act(vb.place, first[0], side)
+            return
+        src = first[0]
+        if src >= 24:
+            return
+        legal = set(c[3] for c in chains)
+        wrong = [z for z in range(24) if z != src and z not in legal and
+                 (not vb.hands.stacks[z] or vb.hands.stacks[z][-1] == side)]
+        if not wrong:
+            return
+        z = self.rng.choice(wrong)
+        self.act(vb.lift, src, side)
+        self.act(vb.place, z, side)
+        self.expect_refusal(side, "wrong point", plays)
+        self.act(vb.lift, z, side)
+        self.act(vb.place, src, side)
+
+    def looks_legal(self, plays, side):
+        """Does the board show what some legal play leads to, as far as the sensors can see?"""
+        s = self.vb.session
+        cap = s.capacity
+        phys = self.vb.physical()
+        seen = bytearray(28)
+        for z in range(28):
+            seen[z] = min(phys[z], cap[z])
+        exp = bytearray(28)
+        for play in plays:
+            s.zmap.expected(self.final_of(play, side).board, exp)
+            if all(min(exp[z], cap[z]) == seen[z] for z in range(28)):
+                return True
+        return False
+
+    def expect_refusal(self, side, what, plays):
+        vb = self.vb
+        if self.looks_legal(plays, side):
+            return                           # a legal play looks the same to the sensors
+        before = len(vb.session.game.history)
+        vb.guarded(vb.press, side)
+        if len(vb.session.game.history) > before or vb.session.game.turn is None:
+            self.c.accepted_illegal += 1
+            self.note("accepted an illegal turn:", what)
+            self.commits = len(vb.session.game.history)
+            raise _Resync()
+
+    def end_turn(self, side, play):
+        vb = self.vb
+        s = vb.session
+        before = len(s.game.history)
+        intended = self.final_of(play, side)
+        for attempt in range(3):
+            vb.guarded(vb.press, side)
+            if len(vb.session.game.history) > before:
+                break
+            if vb.session.phase == "move" and vb.session.game.turn is not None and \
+                    len(vb.session.game.history) == before:
+                continue
+            break
+        s = vb.session
+        if len(s.game.history) <= before:
+            self.c.rejected_legal += 1
+            self.note("legal turn refused:", play, s.tracker.state, [o for o in vb.lines[-6:]])
+            return False
+        self.commits = len(s.game.history)
+        self.c.turns += 1
+        if s.game.pos.board != intended.board:
+            if self.same_to_sensors(s.game.pos):
+                # full points and a full tray hid the difference: no sensor can tell; the player
+                # sets the checkers as the board has them (counted apart, not a firmware fault)
+                self.c.sensor_blind += 1
+                self.note("sensor-blind play", play)
+                vb.hands.setup(s.game.pos.board, s.zmap)
+                vb.guarded(vb.wait, 100)
+                return True
+            self.c.desyncs += 1
+            self.note("board took another position than played", play)
+            return False
+        return True
+
+    def same_to_sensors(self, pos):
+        s = self.vb.session
+        cap = s.capacity
+        phys = self.vb.physical()
+        exp = bytearray(28)
+        s.zmap.expected(pos.board, exp)
+        return all(min(exp[z], cap[z]) == min(phys[z], cap[z]) for z in range(28))
+
+    def final_of(self, play, side):
+        pos = self.turn_start.copy()
+        b = pos.board
+        opp = 1 - side
+        x = self.vb.session.rules.xlat
+        for src, dst, die, hit in play:
+            b[side * 26 + src] -= 1
+            b[side * 26 + dst] += 1
+            if hit:
+                b[opp * 26 + x[dst]] -= 1
+                b[opp * 26 + 25] += 1
+        return pos
+
+
+class _Resync(Exception):
+    """The board accepted something it should not have: the match is abandoned."""
