@@ -96,7 +96,6 @@ class Turn:
                 occ |= 1 << (q - 1)
             if opp[q]:
                 own |= 1 << (x[q] - 1)
-        self.occ = occ
         self.opp_own = own
         src = 0
         for q in range(1, SIDE):
@@ -110,11 +109,35 @@ class Turn:
         return ((m & 0xFFF) << 12) | (m >> 12)
 
     def _six_ok(self):
-        w = _windows(self._occ_for_opp(self.occ)) & ~self.w0
+        return self._six_ok_src(self.src)
+
+    def _six_ok_src(self, src):
+        """Does the mover's occupancy ``src`` (bit = pip) avoid building a six-point block with
+        no opposing checker ahead of it (rules.md §5.5, D5)? Blocks already standing at the
+        start of the turn are not re-judged."""
+        w = _windows(self._occ_for_opp((src >> 1) & _MASK24)) & ~self.w0
         if not w:
             return True
         low = w & -w
         return (self.opp_own & (low - 1)) != 0
+
+    def _six_leaves(self, leaves, d):
+        """The sources in ``leaves`` whose step of d leaves no illegal six-point block."""
+        out = 0
+        mine = self.mine
+        src = self.src
+        while leaves:
+            low = leaves & -leaves
+            leaves ^= low
+            s = _BITPOS[low]
+            after = src
+            if mine[s] == 1:
+                after ^= low
+            if s > d:
+                after |= 1 << (s - d)
+            if self._six_ok_src(after):
+                out |= low
+        return out
 
     def _legal(self, s, d):
         mine = self.mine
@@ -158,14 +181,10 @@ class Turn:
                 e |= 1 << 13
                 if self.lift and t <= 6:
                     self.locks |= 1 << t
-            if self.six and mine[t] == 1:
-                self.occ |= 1 << (t - 1)
         if s >= 7 and t <= 6:
             self.outside -= 1
         if s == 24 and self.head_on:
             self.head_moved += 1
-        if self.six and s <= 24 and not mine[s]:
-            self.occ &= ~(1 << (s - 1))
         if not self.double:
             self.used |= 1 if d == self.hi else 2
         self.stack.append(e)
@@ -176,11 +195,6 @@ class Turn:
         d = (e >> 5) & 7
         t = (e >> 8) & 31
         mine = self.mine
-        if self.six:
-            if t and mine[t] == 1:
-                self.occ &= ~(1 << (t - 1))
-            if s <= 24 and not mine[s]:
-                self.occ |= 1 << (s - 1)
         mine[t] -= 1
         mine[s] += 1
         if mine[s] == 1:
@@ -258,49 +272,6 @@ class Turn:
                         return True
                 s -= 1
         return False
-
-    def _collect(self, depth, top, out, seen):
-        if depth == self.max_steps:
-            if self._accept(depth):
-                if seen is not None:
-                    k = self._delta_key()
-                    if k in seen:
-                        return
-                    seen.add(k)
-                out.append(self._pack())
-            return
-        mine = self.mine
-        for d in self._next_dice():
-            s = top
-            while s > 0:
-                if mine[s] and self._legal(s, d):
-                    self._make(s, d)
-                    self._collect(depth + 1, s if self.double else _BAR, out, seen)
-                    self._unmake()
-                s -= 1
-
-    def _pack(self):
-        """The steps since the start of the search as one small int (sources + die order)."""
-        st = self.stack
-        n = len(st)
-        p = n
-        if n and not self.double and ((st[0] >> 5) & 7) == self.lo:
-            p |= 8
-        shift = 4
-        for e in st:
-            p |= (e & 31) << shift
-            shift += 5
-        return p
-
-    def _delta_key(self):
-        """Exact identity (< 2**30) of the position the one- or two-step play so far leads to."""
-        st = self.stack
-        e1 = st[0]
-        if len(st) == 1:
-            return _change_key(e1 & 31, (e1 >> 8) & 31, (e1 >> 13) & 1, _PAD, _PAD, 0)
-        e2 = st[1]
-        return _change_key(e1 & 31, (e1 >> 8) & 31, (e1 >> 13) & 1,
-                           e2 & 31, (e2 >> 8) & 31, (e2 >> 13) & 1)
 
     def _settle(self):
         """Fix the number of steps a legal play must use, and the rule modes that decide it."""
@@ -434,15 +405,15 @@ class Turn:
 
     # -- public: whole plays --------------------------------------------------------------------------
     def plays_packed(self):
-        """Every distinct legal play from the start of the turn, as small ints (see _pack);
-        empty when no die can be played."""
+        """Every distinct legal play from the start of the turn, as small ints < 2**24:
+        bits 0-2 the number of steps, bit 3 set when a non-double played its lower die first,
+        then 5 bits per step for its source pip (see ``unpack``); empty when no die can be
+        played."""
         out = []
         if self.max_steps == 0:
             return out
         saved = self._rewind()
-        if self.six:
-            self._collect(0, _BAR, out, None if self.double else set())
-        elif self.double:
+        if self.double:
             self._land, self._bear = self._landing(self.hi)
             self._doubles(1, _BAR, self.max_steps, out)       # count bits = max_steps
         else:
@@ -498,12 +469,14 @@ class Turn:
     def _doubles(self, depth, top, prefix, out):
         """Fast enumeration of a double with no whole-play rule: canonical order over bitmasks
         of candidate sources, a lean in-place make/unmake, the last step recorded unmade.
-        ``prefix`` is the packed play so far (see _pack), its count already the final one."""
+        ``prefix`` is the packed play so far (see plays_packed), its count already the final one."""
         d = self.hi
         shift = 4 + 5 * (depth - 1)
         land = self._sources(top, d, self._land, self._bear)
         last = depth + 1 == self.max_steps
         if depth == self.max_steps:                  # only when one step is all that plays
+            if self.six:
+                land = self._six_leaves(land, d)
             while land:
                 low = land & -land
                 land ^= low
@@ -542,6 +515,8 @@ class Turn:
             p = prefix | (s << shift)
             if last:                                 # the leaves, inline
                 leaves = self._sources(s, d, self._land, self._bear)
+                if self.six:
+                    leaves = self._six_leaves(leaves, d)
                 if out is None:                      # counting only
                     while leaves:
                         leaves &= leaves - 1
@@ -582,6 +557,8 @@ class Turn:
             land1, bear1 = masks[first]
             land2, bear2 = masks[second]
             firsts = self._sources(_BAR, first, land1, bear1)
+            if m == 1 and self.six:
+                firsts = self._six_leaves(firsts, first)
             lo_first = 8 if first == self.lo else 0
             while firsts:
                 low = firsts & -firsts
@@ -597,6 +574,8 @@ class Turn:
                     continue
                 self._make(s1, first)
                 seconds = self._sources(_BAR, second, land2, bear2)
+                if self.six:
+                    seconds = self._six_leaves(seconds, second)
                 while seconds:
                     low2 = seconds & -seconds
                     seconds ^= low2
@@ -613,7 +592,7 @@ class Turn:
         """How many distinct legal plays the roll has (doubles: counted without storing them)."""
         if self.max_steps == 0:
             return 0
-        if not (self.double and not self.six):
+        if not self.double:
             return len(self.plays_packed())
         saved = self._rewind()
         self._land, self._bear = self._landing(self.hi)
