@@ -56,11 +56,16 @@ def _expansions(turn, moves, explicit, out, limit=64):
 def realise(turn, text):
     """Play ``text`` on ``turn`` as single-die steps and return them, or None when no legal
     play matches the text (the turn is left with no steps then). Raises NotationError."""
+    return realise_moves(turn, parse_move(text))
+
+
+def realise_moves(turn, movements):
+    """The same for movements already read: [(src, dst, ...), ...] in the mover's pips."""
     moves = []
     explicit = set()
-    for src, dst, _hit in parse_move(text):
-        moves.append([src, dst])
-        explicit.add(dst)
+    for m in movements:
+        moves.append([m[0], m[1]])
+        explicit.add(m[1])
     if not moves:
         return [] if turn.max_steps == 0 else None
     found = []
@@ -68,8 +73,8 @@ def realise(turn, text):
     if not found:
         return None
     found.sort(key=lambda f: f[0])
-    for src, die in [(s[0], s[2]) for s in found[0][1]]:
-        turn.push(src, die)
+    for step in found[0][1]:
+        turn.push(step[0], step[2])
     return found[0][1]
 
 
