@@ -12,7 +12,7 @@ def opp_pip(variant, q):
     return ((q + 11) % 24) + 1 if variant == "long" else 25 - q
 
 
-def sequences(variant, mine, opp, dice, head_limit, lock):
+def sequences(variant, mine, opp, dice, head_limit, lock, each_step=False):
     """All (steps, mine, opp, locks_violated) reachable, including every prefix."""
     block = 1 if variant == "long" else 2
     out = []
@@ -54,6 +54,8 @@ def sequences(variant, mine, opp, dice, head_limit, lock):
                     o2[t] = 0
                     o2[25] += 1
                     hit = True
+                if each_step and not six_block_ok(variant, mine, m2, o2):
+                    continue
                 v = violated or (s in hits_home)
                 hh = hits_home | ({t} if (hit and t <= 6) else set())
                 walk(tuple(m2), tuple(o2), rest, steps + [(s, d)], head_used + (s == 24), hh, v)
@@ -93,7 +95,8 @@ def legal_results(variant, options, mine, opp, dice, first_turn):
             limit = 2 if (double and dice[0] in (3, 4, 6)) else 1
 
     def candidates(lim):
-        return [c for c in sequences(variant, mine, opp, dice, lim, None)
+        each = options.get("block_check") == "every_step"
+        return [c for c in sequences(variant, mine, opp, dice, lim, None, each)
                 if six_block_ok(variant, mine, c[1], c[2])]
 
     cands = candidates(limit)

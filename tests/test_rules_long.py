@@ -120,3 +120,22 @@ def test_geometry_of_the_heads():
             assert LONG.k_of(side, LONG.pip_of(side, k)) == k
     assert LONG.xlat[24] == 12 and LONG.xlat[12] == 24
     LONG.validate(start)
+
+
+def test_block_check_every_step_option_forbids_a_block_even_for_a_moment():
+    each = get_rules("long", block_check="every_step")
+    pos = pos_from(each, BLOCK, {24: 15})
+    # 24/23 would stand six points 24..19 for a moment: refused at once under every_step ...
+    turn = Turn(each, pos, (2, 1))
+    assert (23, 1) not in turn.targets(24) and (22, 2) in turn.targets(24)
+    try:
+        turn.push(24, 1)
+        raise AssertionError("the step was accepted")
+    except Exception as err:
+        assert "six" in str(err)
+    # ... but offered under the default (judged on the final position), since 23/21 follows
+    assert (23, 1) in Turn(LONG, pos, (2, 1)).targets(24)
+    got = results(Turn(each, pos, (2, 1)))
+    assert expected(each, pos, ["22/20 24/23"]).pop() not in got
+    # the same final position reached without a momentary block stays legal: 24/22/21
+    assert expected(each, pos, ["24/22/21"]).pop() in got

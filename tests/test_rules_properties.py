@@ -4,6 +4,7 @@ dice, every offered step completing to a legal play, and check() agreeing with t
 
 import random
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from rulesutil import Position, Turn, get_rules
@@ -11,6 +12,7 @@ from reference_rules import legal_results
 
 VARIANTS = ["backgammon", "short", "long", "persian", "jacquet", "matador"]
 OPTIONS = [("long", {"head_exception": "fixed_doubles"}), ("long", {"head_exception": "doubles_principle"}),
+           ("long", {"block_check": "every_step"}),
            ("persian", {"hit_lift_priority": "lock_first"})]
 
 
@@ -72,10 +74,22 @@ def play_results(turn):
     return out
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(st.integers(0, 2 ** 32), st.sampled_from(VARIANTS + [v for v, _ in OPTIONS]),
        st.integers(1, 6), st.integers(1, 6), st.booleans())
 def test_agrees_with_the_naive_reference(seed, variant, d1, d2, first_turn):
+    _agrees(seed, variant, d1, d2, first_turn)
+
+
+@pytest.mark.soak
+@settings(max_examples=4000, deadline=None)
+@given(st.integers(0, 2 ** 32), st.sampled_from(VARIANTS + [v for v, _ in OPTIONS]),
+       st.integers(1, 6), st.integers(1, 6), st.booleans())
+def test_agrees_with_the_naive_reference_soak(seed, variant, d1, d2, first_turn):
+    _agrees(seed, variant, d1, d2, first_turn)
+
+
+def _agrees(seed, variant, d1, d2, first_turn):
     rng = random.Random(seed)
     options = {}
     for v, o in OPTIONS:

@@ -69,6 +69,7 @@ class Turn:
         self.lock_on = False
         self.locks = 0
         self.six = rules.six_block
+        self.six_each = self.six and rules.block_check_each_step()
         self.used = 0          # non-doubles: bit 0 = higher die used, bit 1 = lower die used
         self.stack = []        # one int per step: src | die<<5 | dst<<8 | hit<<13 | locks_before<<14
         self.need_die = 0
@@ -151,7 +152,9 @@ class Turn:
             return False
         t = s - d
         if t > 0:
-            return self.opp[t] < self.blk
+            if self.opp[t] >= self.blk:
+                return False
+            return not self.six_each or self._six_leaves(1 << s, d) != 0
         if self.outside:
             return False
         if t == 0:
@@ -487,6 +490,8 @@ class Turn:
             return
         mine = self.mine
         opp = self.opp
+        if self.six_each:
+            land = self._six_leaves(land, d)
         while land:
             low = land & -land
             land ^= low
@@ -557,7 +562,7 @@ class Turn:
             land1, bear1 = masks[first]
             land2, bear2 = masks[second]
             firsts = self._sources(_BAR, first, land1, bear1)
-            if m == 1 and self.six:
+            if (m == 1 and self.six) or self.six_each:
                 firsts = self._six_leaves(firsts, first)
             lo_first = 8 if first == self.lo else 0
             while firsts:
@@ -807,6 +812,8 @@ class Turn:
         if t > 0:
             if self.opp[t] >= self.blk:
                 return "point %d is closed: the opponent holds it" % t
+            if self.six_each and not self._six_leaves(1 << s, d):
+                return "%d/%d builds a block of six points with no opposing checker ahead of it" % (s, t)
             return None
         if self.outside:
             return "bearing off needs every checker home first"

@@ -124,6 +124,10 @@ class Rules:
     def hit_lift_lock_first(self):
         return False
 
+    def block_check_each_step(self):
+        """Long nardy: judge the six-block rule after every step, not only on the final position."""
+        return False
+
     # -- opening and scoring ----------------------------------------------------------------
     def opening_plays_dice(self):
         """True when the winner of the opening roll plays the two opening dice."""
@@ -196,11 +200,15 @@ class Long(Rules):
     OPTIONS = {"opening": (("rethrow", "use_opening_dice"), "rethrow"),
                "head_exception": (("principle", "fixed_doubles", "doubles_principle"), "principle"),
                "scoring": (("seed", "fnr", "koks"), "seed"),
+               "block_check": (("final", "every_step"), "final"),
                "cube": (("off", "on"), "off")}
 
     def configure(self):
         self.opening = "high_die" if self.options["opening"] == "use_opening_dice" else "rethrow"
         self.cube = self.options["cube"] == "on"
+
+    def block_check_each_step(self):
+        return self.options["block_check"] == "every_step"
 
     def head_limit(self, first_turn, d1, d2):
         if not first_turn:
