@@ -251,6 +251,17 @@ def test_chattering_slot_masked():
     assert hw.zones.counts[7] == 1
 
 
+def test_hand_speed_lift_and_place_is_not_chatter():
+    hw = _hw("digital")
+    sim = hw.sim
+    s = 7 * 5
+    for i in range(12):          # the same checker lifted and put back every 300 ms
+        sim.set_slot(s, i % 2 == 0)
+        _run(hw, 300)
+        assert hw.zones.faults == 0
+        assert hw.zones.counts[7] == (1 if i % 2 == 0 else 0)
+
+
 def test_analog_drift_followed_then_recalibrated():
     hw = _hw("analog")
     sim = hw.sim

@@ -55,7 +55,8 @@ class Hardware:
             debouncer = SlotDebouncer(2 * nb, sensing["press_ms"], sensing["release_ms"])
         self.scanner = scanner
         self.zones = ZoneReader(cfg, scanner, debouncer, sensing["stuck_ms"],
-                                sensing["chatter_count"], sensing["chatter_ms"])
+                                sensing["chatter_count"], sensing["chatter_ms"],
+                                sensing["quick_ms"])
         p = cfg.power
         strip = neopixel.NeoPixel(Pin(pins["led_data"], Pin.OUT), cfg.n_leds)
         self.leds = Leds(cfg, strip, cfg.led_budget_ma(), p["brightness_cap"], p["gamma"],

@@ -15,17 +15,23 @@ class ZoneReader:
     * stuck: on a point (zone < ``ordered``) it reads occupied above an empty slot nearer the base
       for ``stuck_ms`` (checkers stand in a row from the base; a lone reading up the point that
       does not go away is a sensor stuck on, or a checker to push down);
-    * chattering: its debounced state flipped ``chatter_count`` times within ``chatter_ms``;
+    * chattering: its debounced state flipped ``chatter_count`` times in a row, each less than
+      ``quick_ms`` after the one before (a magnet hovering at a switch's threshold; a hand
+      lifting and placing the same checker is slower than that);
     * railed (analog): the scanner reports an open or shorted sensor.
     A masked slot is believed again at the end of a ``chatter_ms`` window in which it reads empty
     and flipped at most once (a stuck sensor that came free, a checker pushed down).
     """
 
     stuck_ms = 5000
-    chatter_count = 6
+    chatter_count = 4
+    quick_ms = 250
     chatter_ms = 2000
 
-    def __init__(self, cfg, scanner, debouncer, stuck_ms=None, chatter_count=None, chatter_ms=None):
+    def __init__(self, cfg, scanner, debouncer, stuck_ms=None, chatter_count=None, chatter_ms=None,
+                 quick_ms=None):
+        if quick_ms is not None:
+            self.quick_ms = quick_ms
         if stuck_ms is not None:
             self.stuck_ms = stuck_ms
         if chatter_count is not None:
@@ -47,7 +53,9 @@ class ZoneReader:
         self.has_colour = len(debouncer.stable) >= 2 * nb
         self._bad = bytearray(nb)        # slots masked by stuck or chatter detection
         self._none = bytes(nb)
-        self._toggles = bytearray(self.n)
+        self._toggles = bytearray(self.n)   # flips in the current chatter_ms window
+        self._quick = bytearray(self.n)     # consecutive quick flips
+        self._last_flip = [0] * self.n
         self._gap_since = [0] * ZONES
         self._gapped = 0                 # bitmap of zones with a gap being timed
         self._dirty = 0                  # bitmap of zones to recount
@@ -69,7 +77,7 @@ class ZoneReader:
         raw = self.scanner.scan()
         deb = self.debouncer
         if deb.update(raw, now):
-            self._note_flips(deb.changed)
+            self._note_flips(deb.changed, now)
         sc = self.scanner
         if sc.faults is not None and sc.fault_changed:
             sc.fault_changed = False
@@ -98,11 +106,10 @@ class ZoneReader:
                 m >>= 1
                 bit += 1
 
-    def _note_flips(self, changed):
+    def _note_flips(self, changed, now):
         nb = self.nbytes
         slot_zone = self.slot_zone
         toggles = self._toggles
-        limit = self.chatter_count
         for b in range(len(changed)):
             m = changed[b]
             if not m:
@@ -119,10 +126,16 @@ class ZoneReader:
                         t = toggles[s] + 1
                         if t < 255:
                             toggles[s] = t
-                        if t >= limit:
-                            self._bad[s >> 3] |= 1 << (s & 7)
+                        self._note_quick(s, now)
                 m >>= 1
                 bit += 1
+
+    def _note_quick(self, s, now):
+        q = self._quick[s] + 1 if ticks_diff(now, self._last_flip[s]) < self.quick_ms else 0
+        self._last_flip[s] = now
+        if q >= self.chatter_count:
+            self._bad[s >> 3] |= 1 << (s & 7)
+        self._quick[s] = q if q < 255 else 255
 
     def _end_window(self):
         if not self._toggled and self._bad == self._none:
