@@ -20,6 +20,33 @@ from firmware.app import App  # noqa: E402
 from firmware.board.zonemap import zone_name  # noqa: E402
 from firmware.board.tracker import SETTLED  # noqa: E402
 
+class QuickWorld(SimWorld):
+    """The simulated board with the shift-register image cached between sensor changes (the
+    soak scans the sensors ten thousand times a game; the image only changes when hands act)."""
+
+    _image = None
+
+    def attach(self, cfg):
+        self._image = None
+        SimWorld.attach(self, cfg)
+
+    def set_slot(self, s, on, colour=1):
+        self._image = None
+        SimWorld.set_slot(self, s, on, colour)
+
+    def stick(self, s, value):
+        self._image = None
+        SimWorld.stick(self, s, value)
+
+    def shift_bytes(self, buf):
+        img = self._image
+        if img is None or len(img) != len(buf):
+            SimWorld.shift_bytes(self, buf)
+            self._image = bytes(buf)
+        else:
+            buf[:] = img
+
+
 SETTLE_MS = 50          # longer than the sensors' press (20 ms) and release (40 ms) debounce
 BUTTONS = ("p0", "p1", "menu")
 
@@ -31,7 +58,7 @@ class VirtualBoard:
         self.own_dir = flash_dir is None
         self.flash_dir = flash_dir or tempfile.mkdtemp(prefix="nardy-vb-")
         cfg = board_config.load(hardware.DESCRIPTION, None)
-        self.world = SimWorld(cfg, self.flash_dir)
+        self.world = QuickWorld(cfg, self.flash_dir)
         self.keep_leds = keep_leds
         self.lines = []
         self.variant = variant
@@ -148,6 +175,21 @@ class VirtualBoard:
         except PowerCut:
             self.reboot()
             return None
+
+    def force_position(self, text):
+        """Test fixture: continue the current game from a position (Position text, side to move
+        from the text), awaiting that side's roll, with the checkers set out to match."""
+        from firmware.rules.position import Position
+        s = self.session
+        g = s.game
+        g.pos = Position.parse(text)
+        g.turn = None
+        g.phase = "roll"
+        g.played = [1, 1]
+        s.setup_done = True
+        s.tracker.follow(None, g.pos)
+        self.hands.setup(g.pos.board, s.zmap)
+        self.wait(100)
 
     # -- the truth -------------------------------------------------------------------------------
     def physical(self):

@@ -9,6 +9,9 @@ read). Inputs: zone-count frames (``frame_in``), buttons (``press``), host comma
 """
 
 import gc
+import sys
+
+_COLLECT = sys.implementation.name == "micropython"   # a host's collector is not the Pico's
 
 from firmware.rules.variants import get_rules
 from firmware.rules.position import Position
@@ -47,6 +50,7 @@ class Session:
         self.verdict = None
         self.choice = 6
         self.t_turn = 0
+        self._ambiguous_at = None
         self._configure_rules()
         self.match = gm.Match(self.rules, self.match_to)
         self.game = self.match.new_game()
@@ -90,7 +94,8 @@ class Session:
                 "mode": self.mode, "dice_mode": self.dice_mode, "condone": self.condone}
 
     def _save(self):
-        gc.collect()
+        if _COLLECT:
+            gc.collect()      # at a commit, never while a checker is in the air
         self.journal.save()
 
     def configure(self, key, value):
@@ -317,7 +322,11 @@ class Session:
         tr = self.tracker
         game = self.game
         turn = game.turn
+        again = self._ambiguous_at == bytes(self.frame)
+        self._ambiguous_at = None
         state = tr.update(self.frame, True)
+        if tr.ambiguous and again:
+            state = tr.adopt_guess()      # pressed twice on the same board: take the best reading
         for kind, step in tr.drain():
             self.emit("ev", self._step_fields(kind, step))
         if state == SETTLED:
@@ -328,8 +337,9 @@ class Session:
             what = "incomplete"
         elif tr.ambiguous:
             what = "ambiguous"
+            self._ambiguous_at = bytes(self.frame)
             why = ("the sensors cannot tell which of %d plays was made (points fuller than their "
-                   "sensors): lift the moved checkers and put them down again one by one" % tr.ambiguous)
+                   "sensors); press again to take the board's reading" % tr.ambiguous)
         else:
             what = STATE_NAMES[state]
             final = self.read_board()
@@ -401,6 +411,7 @@ class Session:
         side = hist["side"]
         rec = {"k": "turn", "side": side, "dice": list(hist["dice"]), "kind": hist["kind"],
                "steps": [[self._k(side, s[0]), self._k(side, s[1]), s[2], s[3]] for s in (steps or [])],
+               "p": [[s[0], s[2]] for s in (steps or [])],
                "pos": final.encode(), "ms": self.clock() - self.t_turn}
         if condoned is not None:
             rec["condoned"] = condoned
@@ -495,9 +506,7 @@ class Session:
             if "condoned" in ev:
                 game.commit_condoned(final, ev["condoned"])
             else:
-                ok, why = game.commit(final)
-                if not ok:
-                    raise ValueError(why)
+                self._replay_turn(game, ev, final)
         elif k == "cube":
             if ev["act"] == "double":
                 game.double(game.pos.turn)
@@ -511,6 +520,25 @@ class Session:
                     setattr(self, key, ev[key])
         elif k == "end":
             self.match.record(game)
+
+    def _replay_turn(self, game, ev, final):
+        """Play the journaled steps again (cheap), or check the final position (thorough)."""
+        turn = game.turn
+        try:
+            for src, die in ev.get("p", ()):
+                turn.push(src, die)
+            if turn.complete() and turn.position().board == final.board:
+                ok, why = game.commit()
+            else:
+                while turn.stack:
+                    turn.pop()
+                ok, why = game.commit(final)
+        except ValueError:
+            while turn.stack:
+                turn.pop()
+            ok, why = game.commit(final)
+        if not ok:
+            raise ValueError(why)
 
     # -- reports -------------------------------------------------------------------------------------------------
     def status(self):

@@ -224,19 +224,20 @@ class Tracker:
         self._found = None
         self.ambiguous = 0
         if len(found) > 1:
-            # full points and a full tray hide which checkers moved: a player bears off when
-            # the position lets him, so the play with the most checkers off is taken, if only one
-            best = -1
+            # full points and a full tray hide which checkers moved: take the play that needs
+            # the fewest steps no sensor saw, then the one bearing off most, if only one is left
+            best = None
             keep = []
             for key, steps in found:
-                off = key[0]
-                if off > best:
-                    best = off
+                rank = self._hidden(steps) * 16 - key[0]
+                if best is None or rank < best:
+                    best = rank
                     keep = [(key, steps)]
-                elif off == best:
+                elif rank == best:
                     keep.append((key, steps))
             if len(keep) > 1:
                 self.ambiguous = len(found)
+                self.guess = keep[0][1]
             found = keep
         chosen = found[0][1] if len(found) == 1 else old
         for src, dst, die, hit in chosen:
@@ -248,6 +249,44 @@ class Tracker:
         return True
 
     _found = None
+    guess = None
+
+    def adopt_guess(self):
+        """Take the best reading of an ambiguous turn end (the player confirmed it)."""
+        turn = self.turn
+        old = turn.steps
+        while turn.stack:
+            turn.pop()
+        for src, dst, die, hit in self.guess:
+            turn.push(src, die)
+        self._report(old)
+        self._refresh_expected()
+        self.ambiguous = 0
+        self.guess = None
+        self._diff()
+        return self._settle()
+
+    def _hidden(self, steps):
+        """How many steps of a play change no zone count the sensors can see."""
+        counts = bytearray(ZONES)
+        self.zmap.expected(self.turn.start.board, counts)
+        cap = self.cap
+        zone_of = self.zmap.zone_of
+        base = self.side * 26
+        hidden = 0
+        for src, dst, die, hit in steps:
+            zs = zone_of[base + src]
+            zd = zone_of[base + dst]
+            seen = counts[zs] <= cap[zs] or hit
+            counts[zs] -= 1
+            if hit:
+                counts[BAR_ZONE + 1 - self.side] += 1
+            else:
+                seen = seen or counts[zd] < cap[zd]
+                counts[zd] += 1
+            if not seen:
+                hidden += 1
+        return hidden
 
     def _dfs(self, work, m):
         found = self._found
