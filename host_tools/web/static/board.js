@@ -278,6 +278,10 @@ function take(msg) {
       $("link").classList.add("down");
       break;
     case "ok": break;
+    case "ev":
+      noteSensed(msg);
+      addLog({ dir: "in", line: msg });
+      break;
     default:
       addLog({ dir: "in", line: msg });
   }
@@ -359,11 +363,46 @@ function newGame(variant) {
 }
 
 // ---- hooks for scripts and tests: the same actions as the mouse -----------------------------------------------
+// A hand takes a while between lifting a checker and putting it down; scripted drags wait until
+// the board has sensed the lift (its own "lift" event) before placing, as a hand's pace would.
+const sensedWaiters = [];
+function whenSensed(kind, zone, timeoutMs = 2000) {
+  return new Promise((resolve) => {
+    const w = { kind, zone, resolve };
+    sensedWaiters.push(w);
+    setTimeout(() => { const i = sensedWaiters.indexOf(w); if (i >= 0) { sensedWaiters.splice(i, 1); resolve(false); } }, timeoutMs);
+  });
+}
+function noteSensed(msg) {
+  for (let i = sensedWaiters.length - 1; i >= 0; i--) {
+    const w = sensedWaiters[i];
+    if (w.kind === msg.ev && w.zone === msg.zone) { sensedWaiters.splice(i, 1); w.resolve(true); }
+  }
+}
+
+// A zone holding as many checkers as it has slots reads "full": one more or one less (while
+// still full) changes no sensor, so there is nothing to wait for but a hand's pace.
+const HAND_PACE_MS = 80;
+function sensedOrPace(kind, zone, visible) {
+  return visible ? whenSensed(kind, zone) : new Promise((r) => setTimeout(r, HAND_PACE_MS));
+}
+
+function scriptedDrag(from, to, n = 1) {
+  const slots = state.board.zones.slots;
+  const lifted = sensedOrPace("lift", from, state.stacks[from].length - n < slots[from]);
+  const placedVisible = state.stacks[to].length < slots[to];
+  return lift(from, n).then((r) => {
+    if (!r.ok) return r;
+    const placed = sensedOrPace("place", to, placedVisible);
+    return lifted.then(() => place(to, r.sides)).then(() => placed).then(() => r);
+  });
+}
+
 window.nardy = {
   state,
   ready: false,
   zoneNames: ZONE_NAMES,
-  drag(from, to, n = 1) { return lift(from, n).then((r) => (r.ok ? place(to, r.sides).then(() => r) : r)); },
+  drag: scriptedDrag,
   lift(zone) { return lift(zone, 1); },
   place(zone, side) { return act({ do: "place", zone, side }); },
   press(button, ms = 80) { return act({ do: "press", button, ms }); },
