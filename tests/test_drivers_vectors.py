@@ -435,6 +435,25 @@ def test_sim_buttons_through_gpio():
     assert [e for e in events if e] == [BTN_P0]
 
 
+def test_realtime_world_releases_a_press():
+    from firmware.sim.world import SimWorld
+    from firmware.drivers import board_config
+    import time
+    cfg = board_config.load(hardware.DESCRIPTION)
+    world = SimWorld(cfg, realtime=True)
+    hw = hardware.build(sim=True, world=world)
+    world.press("p0", 30)
+    events = []
+    end = world.clock() + 200
+    while world.clock() < end:
+        events.append(hw.buttons.poll(hw.ticks_ms()))
+        if hasattr(time, "sleep_ms"):
+            time.sleep_ms(2)
+        else:
+            time.sleep(0.002)
+    assert [e for e in events if e] == [BTN_P0]
+
+
 def _main():
     names = sorted(k for k in globals() if k.startswith("test_"))
     for name in names:

@@ -55,6 +55,7 @@ class SimWorld:
     def __init__(self, cfg, storage_root=None, realtime=False):
         self.now = 0
         self.realtime = realtime
+        self._t0 = None
         self.gpio_out = 0
         self.buzzer = (0, 0)
         self.frame = None
@@ -93,12 +94,18 @@ class SimWorld:
         sim_machine.bind(self)
 
     # clock -----------------------------------------------------------------
-    def ticks_ms(self):
+    def clock(self):
+        """Milliseconds since the world began (advance() adds to it; realtime adds the wall clock)."""
         if self.realtime:
             import time
             t = int(time.monotonic() * 1000) if hasattr(time, "monotonic") else time.ticks_ms()
-            return (t + self.now) & TICKS_MASK
-        return self.now & TICKS_MASK
+            if self._t0 is None:
+                self._t0 = t
+            return t - self._t0 + self.now
+        return self.now
+
+    def ticks_ms(self):
+        return self.clock() & TICKS_MASK
 
     def advance(self, ms, step=None, each=None):
         """Move the clock by ms; with ``each``, call each(ticks) every ``step`` ms on the way."""
@@ -110,7 +117,7 @@ class SimWorld:
             while self.now < end:
                 self.now = min(end, self.now + step)
                 each(self.ticks_ms())
-        if self.wdt_timeout is not None and self.now - self.wdt_fed > self.wdt_timeout:
+        if self.wdt_timeout is not None and self.clock() - self.wdt_fed > self.wdt_timeout:
             self.wdt_fired = True
 
     # sensors ---------------------------------------------------------------
@@ -181,13 +188,18 @@ class SimWorld:
     def press(self, button, ms=100):
         """Hold a button (0/"p0", 1/"p1", 2/"menu") down for ms from now."""
         i = BUTTON_NAMES.index(button) if isinstance(button, str) else button
-        self.release_at[i] = self.now + ms
+        self.release_at[i] = self.clock() + ms
 
     def gpio_in(self):
         v = 0x3FFFFFFF
+        now = None
         for i in range(3):
             r = self.release_at[i]
-            if r is not None and self.now < r:
+            if r is None:
+                continue
+            if now is None:
+                now = self.clock()
+            if now < r:
                 v &= ~(1 << (self.btn_base + i))
         return v
 
@@ -244,10 +256,10 @@ class SimWorld:
     # watchdog ----------------------------------------------------------------
     def wdt_start(self, timeout):
         self.wdt_timeout = timeout
-        self.wdt_fed = self.now
+        self.wdt_fed = self.clock()
 
     def wdt_feed(self):
-        self.wdt_fed = self.now
+        self.wdt_fed = self.clock()
 
     # power -----------------------------------------------------------------
     def power_cut(self, after_bytes=None):
