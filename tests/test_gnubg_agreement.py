@@ -5,7 +5,8 @@ gnubg is asked through its Python module (``find_best_moves``: one entry per dis
 position); its move tuples stop at the first step that bears off, so for every case where some
 play bears off the answer comes from Debian's gnubg CLI instead (``hint`` lists every play in
 full notation). The resulting boards are computed here from gnubg's moves with a few lines of
-plain arithmetic, independent of the rules core.
+plain arithmetic, independent of the rules core. On every tenth case ``Turn.check`` must also
+accept each position gnubg reaches (and refuse the unmoved position when gnubg has a play).
 """
 
 import os
@@ -130,6 +131,25 @@ def our_finals(own, opp, dice, side):
     return finals, turn.max_steps
 
 
+def check_agrees(case, side, finals):
+    """Turn.check accepts every position gnubg reaches and rejects the unchanged position
+    when gnubg has a play."""
+    kind, own, opp, dice = case
+    pos = Position(P.to_board(own, opp, side), side)
+    turn = Turn(RULES, pos, dice)
+    bad = []
+    for f_own, f_opp in finals:
+        final = Position(P.to_board(f_own, f_opp, side), side)
+        ok, why = turn.check(final)
+        if not ok:
+            bad.append("check rejects a gnubg play: %s" % why)
+    if (tuple(own), tuple(opp)) not in finals:
+        ok, why = turn.check(pos)
+        if ok:
+            bad.append("check accepts not moving")
+    return bad
+
+
 def _describe(case, side):
     kind, own, opp, dice = case
     pts = " ".join("%d:%d" % (p, own[p]) for p in range(25, -1, -1) if own[p])
@@ -158,6 +178,9 @@ def compare(cases):
             stats["part of a double"] += 1
         if own[25]:
             stats["mover on the bar"] += 1
+        if i % 10 == 0:
+            for why in check_agrees(case, side, expected[i]):
+                failures.append("%s: %s" % (_describe(case, side), why))
         if ours != expected[i]:
             failures.append("%s: gnubg %d plays, ours %d; missing %s; extra %s" % (
                 _describe(case, side), len(expected[i]), len(ours),
