@@ -31,7 +31,6 @@ class App:
                 world.hands = hands
             hands.tick = self.tick
             self.sim = hands
-        self.led_lines = world is not None
         self.powered = True
         self.session = Session(hw.storage, hw.dice.roll, hw.zones.capacity, self.emit,
                                self._clock)
@@ -95,7 +94,7 @@ class App:
             return
         self._phase = phase
         self.dirty = False
-        if self.view.render(self.session, now) and self.led_lines and self.sim is not None:
+        if self.view.render(self.session, now) and self.sim is not None and self.sim.led_lines:
             rgb = self.hw.sim.led_frame()
             self.write('{"t": "leds", "rgb": "%s"}' % binascii.hexlify(rgb).decode())
 

@@ -23,7 +23,7 @@ def _repo_root_on_path():
         firmware_dir = arg0[:arg0.rfind("/")]
         root = firmware_dir[:firmware_dir.rfind("/")] if "/" in firmware_dir else "."
         if root not in sys.path:
-            sys.path.insert(0, root or ".")
+            sys.path.append(root or ".")     # after MICROPYPATH: precompiled .mpy files win
 
 
 def _option(argv, name, default=None):
@@ -81,7 +81,6 @@ class Runner:
         return not self.reader.eof
 
     async def scan(self):
-        hw_clock = self.app.hw.ticks_ms
         while True:
             if not self.virtual:
                 self.app.tick(self.app.hw.ticks_ms())

@@ -54,13 +54,14 @@ BUTTONS = ("p0", "p1", "menu")
 class VirtualBoard:
     """One simulated board running the firmware; ``lines`` holds every JSON line it wrote."""
 
-    def __init__(self, variant="short", flash_dir=None, keep_leds=False):
+    def __init__(self, variant="short", flash_dir=None, keep_leds=False, record=False):
         self.own_dir = flash_dir is None
         self.flash_dir = flash_dir or tempfile.mkdtemp(prefix="nardy-vb-")
         cfg = board_config.load(hardware.DESCRIPTION, None)
         self.world = QuickWorld(cfg, self.flash_dir)
         self.keep_leds = keep_leds
         self.lines = []
+        self.script = [] if record else None     # the protocol lines that replay this run
         self.variant = variant
         self.boots = 0
         self._boot(hardware.build(sim=True, world=self.world))
@@ -108,6 +109,7 @@ class VirtualBoard:
     def cmd(self, text):
         """Send one protocol line; returns the ok/err object that ended it."""
         m = self.mark()
+        self._log(text)
         self.app.line(text)
         if not self.app.powered:
             self.reboot()
@@ -116,15 +118,22 @@ class VirtualBoard:
                 return obj
         return None
 
+    def _log(self, text):
+        if self.script is not None:
+            self.script.append(text)
+
     def wait(self, ms=SETTLE_MS):
+        self._log("sim wait %d" % ms)
         self.hands.wait(ms)
 
     def lift(self, zone, side=-1, settle=True):
+        self._log("sim lift %s%s" % (zone_name(zone), "" if side < 0 else " %d" % side))
         self.hands.lift(zone, side)
         if settle:
             self.wait()
 
     def place(self, zone, side=-1, settle=True):
+        self._log("sim place %s%s" % (zone_name(zone), "" if side < 0 else " %d" % side))
         self.hands.place(zone, side)
         if settle:
             self.wait()
@@ -137,14 +146,15 @@ class VirtualBoard:
         """Slide a checker from src over the zones ``via`` (each touched for ``dwell`` ms)."""
         self.lift(src, side)
         for z in via:
-            self.hands.place(z)
+            self.place(z, -1, False)
             self.wait(dwell)
-            self.hands.lift(z, self.hands.stacks[z][-1])
+            self.lift(z, self.hands.stacks[z][-1], False)
             self.wait(dwell)
         self.place(dst)
 
     def press(self, who, ms=80):
         i = BUTTONS.index(who) if isinstance(who, str) else who
+        self._log("sim press %s %d" % (BUTTONS[i], ms))
         self.world.press(i, ms)
         self.wait(ms + 40)
 
@@ -156,6 +166,7 @@ class VirtualBoard:
     def power_cut(self, after_bytes=None, off_ms=0):
         """Cut the power (now, or during the next flash writes) and boot again."""
         if after_bytes is None:
+            self._log("sim power_cut")
             self.app.power_cut()
             self.reboot(off_ms)
         else:
@@ -177,18 +188,10 @@ class VirtualBoard:
             return None
 
     def force_position(self, text):
-        """Test fixture: continue the current game from a position (Position text, side to move
-        from the text), awaiting that side's roll, with the checkers set out to match."""
+        """Test fixture: go on from a position (Position text; its side rolls next), with the
+        checkers set out to match (the protocol's ``sim position``)."""
         from firmware.rules.position import Position
-        s = self.session
-        g = s.game
-        g.pos = Position.parse(text)
-        g.turn = None
-        g.phase = "roll"
-        g.played = [1, 1]
-        s.setup_done = True
-        s.tracker.follow(None, g.pos)
-        self.hands.setup(g.pos.board, s.zmap)
+        assert self.cmd("sim position " + Position.parse(text).encode())["t"] == "ok"
         self.wait(100)
 
     # -- the truth -------------------------------------------------------------------------------

@@ -228,13 +228,13 @@ def test_knocked_stack_is_a_mismatch_and_the_game_resumes_losing_nothing(vb):
     m = vb.mark()
     six = zone(vb, 0, 6)
     for _ in range(4):
-        vb.hands.lift(six, 0)
+        vb.lift(six, 0, settle=False)
     vb.wait(100)
     assert s.tracker.state == MISMATCH
     ev = vb.since(m, ev="mismatch")
     assert ev and "6" in ev[0]["missing"]
     for _ in range(4):
-        vb.hands.place(six, 0)
+        vb.place(six, 0, settle=False)
     vb.wait(100)
     assert vb.settled() and vb.since(m, ev="resync")
     assert s.game.turn.steps == [(13, 8, 5, 0)]
@@ -342,8 +342,7 @@ def test_export_record_has_a_hash_chain_that_shows_tampering(vb):
     m = vb.mark()
     vb.cmd("export")
     rec = vb.since(m, t="record")[0]
-    rows = vb.session.journal.lines
-    pairs = [(r[:r.rfind("|")], r[r.rfind("|") + 1:]) for r in rows]
+    pairs = vb.session.journal.rows()
     assert verify(pairs) == -1 and rec["head"] == pairs[-1][1]
     forged = list(pairs)
     assert '"open"' in forged[2][0]

@@ -4,7 +4,8 @@ Every line is ``<json>|<seal>`` where seal = first 16 hex digits of sha256(previ
 the first line chains from ``GENESIS``. A changed, dropped or reordered line breaks every seal
 after it, so the last seal (the head) vouches for the whole game; a line whose seal does not
 match (flash corruption) ends what is loaded. The file is rewritten whole with the storage's
-atomic write, so a power cut leaves either the old or the new journal, never half of one.
+atomic write, so a power cut leaves either the old or the new journal, never half of one. The
+lines live in one growing buffer, written as it is (no copy of the journal is built to save it).
 """
 
 import json
@@ -28,25 +29,53 @@ class Journal:
     def __init__(self, storage, name=NAME):
         self.storage = storage
         self.name = name
-        self.lines = []        # "json|seal" strings
+        self.buf = bytearray()
+        self.count = 0
         self.head = GENESIS
         self.writes = 0
 
     def clear(self):
-        self.lines = []
+        self.buf = bytearray()
+        self.count = 0
         self.head = GENESIS
 
     def append(self, obj):
         """Seal one event (a dict) onto the chain; returns its seal."""
         text = json.dumps(obj)
         self.head = seal(self.head, text)
-        self.lines.append(text + "|" + self.head)
+        self.buf.extend(text.encode())
+        self.buf.extend(b"|")
+        self.buf.extend(self.head.encode())
+        self.buf.extend(b"\n")
+        self.count += 1
         return self.head
 
     def save(self):
         """Write the whole journal atomically (only at a committed turn, never mid-hand)."""
-        self.storage.write_atomic(self.name, ("\n".join(self.lines) + "\n").encode())
+        self.storage.write_atomic(self.name, self.buf)
         self.writes += 1
+
+    def rows(self):
+        """(json text, seal) of every line, oldest first."""
+        out = []
+        for row in bytes(self.buf).decode().split("\n"):
+            if row:
+                cut = row.rfind("|")
+                out.append((row[:cut], row[cut + 1:]))
+        return out
+
+    def entries(self):
+        """(event dict, seal) for every line, oldest first."""
+        return [(json.loads(text), s) for text, s in self.rows()]
+
+    def keep(self, n):
+        """Keep only the first n lines (what a replay accepted)."""
+        rows = self.rows()[:n]
+        self.clear()
+        for text, s in rows:
+            self.buf.extend(("%s|%s\n" % (text, s)).encode())
+            self.head = s
+        self.count = len(rows)
 
     def load(self):
         """Read the journal back: (events as dicts, lines dropped because a seal failed)."""
@@ -55,7 +84,7 @@ class Journal:
         if not data:
             return [], 0
         if not isinstance(data, str):
-            data = data.decode()
+            data = bytes(data).decode()
         events = []
         rows = [r for r in data.split("\n") if r]
         for i in range(len(rows)):
@@ -71,17 +100,11 @@ class Journal:
             except ValueError:
                 return events, len(rows) - i
             self.head = row[cut + 1:]
-            self.lines.append(row)
+            self.buf.extend(row.encode())
+            self.buf.extend(b"\n")
+            self.count += 1
             events.append(obj)
         return events, 0
-
-    def entries(self):
-        """(event dict, seal) for every line, oldest first."""
-        out = []
-        for row in self.lines:
-            cut = row.rfind("|")
-            out.append((json.loads(row[:cut]), row[cut + 1:]))
-        return out
 
 
 def verify(rows):

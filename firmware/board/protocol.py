@@ -10,7 +10,8 @@ from firmware.board.zonemap import parse_zone
 HELP = ("status | new <variant> [key=value ...] | match <n> | mode guide|referee | "
         "dice auto|manual | roll <a> <b> | choose <v> | cube double|take|drop | condone on|off | "
         "export | help | sim lift <zone> | sim place <zone> [side] | sim press p0|p1|menu [ms] | "
-        "sim frame <hex> | sim setup | sim wait <ms> | sim leds on|off | sim power_cut")
+        "sim frame <hex> | sim setup | sim position <hex> | sim wait <ms> | sim leds on|off | "
+        "sim power_cut")
 
 MAX_LINE = 200
 BUTTONS = ("p0", "p1", "menu")
@@ -165,11 +166,21 @@ def _sim(app, words):
     elif act == "wait":
         _need(words, 3, "sim wait <ms>")
         sim.wait(_int(words[2], 0, 600000, "ms"))
+    elif act == "position":
+        _need(words, 3, "sim position <53 hex digits: Position.encode()>")
+        from firmware.rules.position import Position, PositionError
+        try:
+            pos = Position.decode(words[2])
+            app.session.rules.validate(pos)
+        except (PositionError, ValueError) as exc:
+            raise CommandError("bad position: %s" % exc)
+        app.session.force_position(pos)
+        sim.setup(pos.board, app.session.zmap)
     elif act == "leds":
         _need(words, 3, "sim leds on|off")
         if words[2] not in ("on", "off"):
             raise CommandError("sim leds is on or off")
-        app.led_lines = words[2] == "on"
+        sim.led_lines = words[2] == "on"
     elif act == "power_cut":
         _need(words, 2, "sim power_cut")
         app.power_cut()

@@ -167,6 +167,10 @@ class Session:
             return "off"
         return self.rules.k_of(side, pip)
 
+    def _k_steps(self, side, steps):
+        """Steps in the board's absolute numbering (k 1..24, "bar", "off") for records."""
+        return [[self._k(side, st[0]), self._k(side, st[1]), st[2], st[3]] for st in steps]
+
     def _step_fields(self, kind, step):
         src, dst, die, hit = step
         turn = self.game.turn
@@ -410,16 +414,16 @@ class Session:
         hist = game.history[-1]
         side = hist["side"]
         rec = {"k": "turn", "side": side, "dice": list(hist["dice"]), "kind": hist["kind"],
-               "steps": [[self._k(side, s[0]), self._k(side, s[1]), s[2], s[3]] for s in (steps or [])],
-               "p": [[s[0], s[2]] for s in (steps or [])],
-               "pos": final.encode(), "ms": self.clock() - self.t_turn}
+               "s": [list(st) for st in (steps or [])], "ms": self.clock() - self.t_turn}
         if condoned is not None:
             rec["condoned"] = condoned
+            rec["pos"] = final.encode()
         self.verdict = None
         seal = self.journal.append(rec)
         if game.phase != gm.OVER:
             self._save()          # the turn is on flash before anything is said or rolled
-        self.emit("ev", {"ev": "commit", "side": side, "n": len(game.history), "steps": rec["steps"],
+        self.emit("ev", {"ev": "commit", "side": side, "n": len(game.history),
+                         "steps": self._k_steps(side, rec["s"]),
                          "seal": seal, "condoned": condoned})
         if game.phase == gm.OVER:
             return self._game_over()
@@ -469,11 +473,7 @@ class Session:
                 break
             applied += 1
         if applied < len(events):      # keep only what the rules accepted
-            lines = self.journal.lines[:applied]
-            self.journal.clear()
-            for row in lines:
-                self.journal.lines.append(row)
-                self.journal.head = row[row.rfind("|") + 1:]
+            self.journal.keep(applied)
             dropped += len(events) - applied
         self.setup_done = bool(game.opening) or len(game.history) > 0 or game.phase != gm.OPENING
         self.tracker.follow(game.turn, None if game.turn is not None else game.pos)
@@ -502,11 +502,16 @@ class Session:
         elif k == "choose":
             game.choose_doublet(ev["value"])
         elif k == "turn":
-            final = Position.decode(ev["pos"])
             if "condoned" in ev:
-                game.commit_condoned(final, ev["condoned"])
+                game.commit_condoned(Position.decode(ev["pos"]), ev["condoned"])
             else:
-                self._replay_turn(game, ev, final)
+                turn = game.turn
+                for st in ev["s"]:
+                    if turn.push(st[0], st[2]) != st[3]:
+                        raise ValueError("journal step %r does not replay" % (st,))
+                ok, why = game.commit()
+                if not ok:
+                    raise ValueError(why)
         elif k == "cube":
             if ev["act"] == "double":
                 game.double(game.pos.turn)
@@ -514,31 +519,17 @@ class Session:
                 game.take()
             else:
                 game.drop()
+        elif k == "position":
+            game.pos = Position.decode(ev["pos"])
+            game.turn = None
+            game.phase = gm.ROLL
+            game.played = [1, 1]
         elif k == "set":
             for key in ("mode", "dice_mode", "condone"):
                 if key in ev:
                     setattr(self, key, ev[key])
         elif k == "end":
             self.match.record(game)
-
-    def _replay_turn(self, game, ev, final):
-        """Play the journaled steps again (cheap), or check the final position (thorough)."""
-        turn = game.turn
-        try:
-            for src, die in ev.get("p", ()):
-                turn.push(src, die)
-            if turn.complete() and turn.position().board == final.board:
-                ok, why = game.commit()
-            else:
-                while turn.stack:
-                    turn.pop()
-                ok, why = game.commit(final)
-        except ValueError:
-            while turn.stack:
-                turn.pop()
-            ok, why = game.commit(final)
-        if not ok:
-            raise ValueError(why)
 
     # -- reports -------------------------------------------------------------------------------------------------
     def status(self):
@@ -554,6 +545,22 @@ class Session:
                 "cube": game.cube, "board": STATE_NAMES[self.tracker.state],
                 "seal": self.journal.head}
 
+    def force_position(self, pos):
+        """Simulation and tests only: go on from ``pos`` (its side to roll next), not journaled
+        as play; the journal gets a marked position line so a restore lands here too."""
+        game = self.game
+        game.pos = pos.copy()
+        game.turn = None
+        game.phase = gm.ROLL
+        game.played = [1, 1]
+        self.setup_done = True
+        self.verdict = None
+        self.journal.append({"k": "position", "pos": pos.encode()})
+        self._save()
+        self.tracker.follow(None, game.pos)
+        self._check_frame()
+        self.emit_status()
+
     def tracked_board(self):
         """The 52 counts of the position the board should show now."""
         turn = self.game.turn
@@ -567,6 +574,8 @@ class Session:
         events = []
         for obj, s in self.journal.entries():
             obj["seal"] = s
+            if obj.get("k") == "turn":
+                obj["steps"] = self._k_steps(obj["side"], obj.pop("s"))
             events.append(obj)
         return {"format": "nardy-record/1", "variant": self.variant, "rules": self.rules.describe(),
                 "match_to": self.match_to, "events": events, "head": self.journal.head}

@@ -17,6 +17,7 @@ class SimHands:
         self.stacks = [[] for _ in range(ZONES)]
         self.hand = []
         self.tick = None          # called with the clock while waiting (the App's tick)
+        self.led_lines = True     # write a "leds" line for every LED frame
 
     def _show(self, z):
         w = self.world

