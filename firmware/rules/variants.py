@@ -138,35 +138,37 @@ class Rules:
 
     def score(self, pos, winner):
         """Points of a finished game before the cube (backgammon: 1, 2 gammon, 3 backgammon)."""
-        loser = 1 - winner
-        if pos.off(loser):
-            return 1
-        b = pos.board
-        base = loser * SIDE
-        if b[base + BAR]:
-            return 3
-        for pip in range(19, 25):
-            if b[base + pip]:
-                return 3
-        return 2
+        return _backgammon_score(pos, 1 - winner)
 
 
 class Backgammon(Rules):
     pass
 
 
+def _furthest(pos, side):
+    """The highest pip still holding a checker of ``side`` (25: the bar; 0: all borne off)."""
+    b = pos.board
+    base = side * SIDE
+    for pip in range(BAR, 0, -1):
+        if b[base + pip]:
+            return pip
+    return 0
+
+
+def _backgammon_score(pos, loser):
+    """1; 2 (gammon) none borne off; 3 (backgammon) and a checker on the bar or in the
+    winner's home (the loser's pips 19..24)."""
+    if pos.off(loser):
+        return 1
+    return 3 if _furthest(pos, loser) >= 19 else 2
+
+
 def _tric_trac(pos, loser):
     """Seed 000/001 scoring: 1; 2 none borne off; 4 and not all home; 8 and one on the bar."""
     if pos.off(loser):
         return 1
-    b = pos.board
-    base = loser * SIDE
-    if b[base + BAR]:
-        return 8
-    for pip in range(7, 25):
-        if b[base + pip]:
-            return 4
-    return 2
+    far = _furthest(pos, loser)
+    return 8 if far == BAR else 4 if far >= 7 else 2
 
 
 class Short(Rules):
@@ -182,7 +184,7 @@ class Short(Rules):
 
     def score(self, pos, winner):
         if self.options["scoring"] == "backgammon":
-            return Rules.score(self, pos, winner)
+            return _backgammon_score(pos, 1 - winner)
         return _tric_trac(pos, 1 - winner)
 
 
@@ -223,20 +225,17 @@ class Long(Rules):
         return 1, 2
 
     def score(self, pos, winner):
+        """fnr: 1, 2 (mars: none borne off); seed: and 4 when not all home; koks: and 3 when a
+        checker is still in the loser's first quarter (pips 19..24)."""
         loser = 1 - winner
         if pos.off(loser):
             return 1
+        far = _furthest(pos, loser)
         scoring = self.options["scoring"]
-        b = pos.board
-        base = loser * SIDE
-        if scoring == "seed":
-            for pip in range(7, 25):
-                if b[base + pip]:
-                    return 4
-        elif scoring == "koks":
-            for pip in range(19, 25):
-                if b[base + pip]:
-                    return 3
+        if scoring == "seed" and far >= 7:
+            return 4
+        if scoring == "koks" and far >= 19:
+            return 3
         return 2
 
 
@@ -272,7 +271,7 @@ class Jacquet(Rules):
 
     def score(self, pos, winner):
         if self.options["scoring"] == "backgammon":
-            return Rules.score(self, pos, winner)
+            return _backgammon_score(pos, 1 - winner)
         return _tric_trac(pos, 1 - winner)
 
 
