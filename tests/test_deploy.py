@@ -1,0 +1,93 @@
+"""deploy: the firmware compiled and copied with mpremote to a board (the real MicroPython on a pty)."""
+
+import io
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+
+from host_tools import cmd_deploy
+from host_tools.cmd_deploy import build_image, deploy
+from firmware.rules import get_rules
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MPY_HEADER = b"M\x06"          # .mpy format version 6 (MicroPython 1.19 and later)
+
+
+def wait_until(predicate, timeout=10.0):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if predicate():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def on_board(board, code):
+    """Run code on the board with the mpremote command line; its printed output."""
+    done = subprocess.run([os.path.join(os.path.dirname(sys.executable), "mpremote"), "connect",
+                           board.port, "exec", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr + done.stdout
+    return done.stdout
+
+
+def test_image_is_bytecode_except_the_boot_files_and_leaves_the_simulator_out():
+    items = {i.remote: i for i in build_image(REPO)}
+    assert items["/main.py"].data == open(os.path.join(REPO, "firmware", "main.py"), "rb").read()
+    assert items["/boot.py"].data == open(os.path.join(REPO, "boot.py"), "rb").read()
+    assert "/hardware/board.json" in items
+    modules = [r for r in items if r.startswith("/firmware/")]
+    assert "/firmware/rules/movegen.mpy" in modules and "/firmware/app.mpy" in modules
+    assert all(r.endswith(".mpy") and items[r].data.startswith(MPY_HEADER) for r in modules)
+    assert not any(r.startswith("/firmware/sim/") for r in modules)
+
+
+@pytest.mark.micropython
+def test_dry_run_lists_everything_and_writes_nothing(fake_board):
+    out = io.StringIO()
+    copied, removed = deploy(fake_board.port, root=REPO, dry_run=True, out=out)
+    assert len(copied) == len(build_image(REPO)) and removed == []
+    assert "would copy" in out.getvalue()
+    assert os.listdir(fake_board.root) == []
+    assert fake_board.hard_resets == 0
+
+
+@pytest.mark.micropython
+def test_deploy_copies_the_image_then_only_what_changed(fake_board):
+    root = fake_board.root
+    out = io.StringIO()
+    copied, removed = deploy(fake_board.port, root=REPO, out=out)
+    items = build_image(REPO)
+    assert sorted(copied) == sorted(i.remote for i in items) and removed == []
+    for item in items:
+        with open(root + item.remote, "rb") as f:
+            assert f.read() == item.data, item.remote
+    assert not any(name.endswith(".part") for _, _, files in os.walk(root) for name in files)
+    assert "[%d/%d]" % (len(items), len(items)) in out.getvalue()
+    assert wait_until(lambda: fake_board.hard_resets == 1), "the board was not reset"
+
+    # the bytecode runs on the board's MicroPython: the rules core answers as on CPython
+    shown = on_board(fake_board, "import firmware.rules as r; print(r.get_rules('long').start_position())")
+    assert shown.strip() == str(get_rules("long").start_position())
+
+    copied, removed = deploy(fake_board.port, root=REPO, out=io.StringIO())
+    assert copied == [] and removed == []
+    time.sleep(0.3)
+    assert fake_board.hard_resets == 1, "nothing changed, yet the board was reset"
+
+    with open(root + "/firmware/rules/game.mpy", "r+b") as f:
+        f.seek(10)
+        f.write(b"\x00\x00")
+    with open(root + "/firmware/stale.py", "w") as f:
+        f.write("print('old code')\n")
+    copied, removed = deploy(fake_board.port, root=REPO, out=io.StringIO())
+    assert copied == ["/firmware/rules/game.mpy"] and removed == ["/firmware/stale.py"]
+    assert not os.path.exists(root + "/firmware/stale.py")
+    assert wait_until(lambda: fake_board.hard_resets == 2)
+
+
+def test_deploy_command_without_a_board_says_so(capsys):
+    assert cmd_deploy.main(["--port", "/dev/no-such-board"]) == 1
+    assert "cannot open /dev/no-such-board" in capsys.readouterr().err
