@@ -349,6 +349,19 @@ def test_led_limiter_scales_full_white():
     assert shown[3 * (first + 5):3 * (first + 5) + 3] == b"\x00\x00\x00"
 
 
+def test_led_pio_driver_shows_the_same_frame():
+    frames = []
+    for driver in ("neopixel", "pio"):
+        hw = hardware.build(sim=True, led_driver=driver)
+        hw.leds.zone(5, 0x00FF00)
+        hw.leds.die(0, 3, 0xFFFFFF)
+        for i in range(hw.leds.n):
+            hw.leds.pixel(i, 0xFFFFFF) if i > 140 else None
+        assert hw.leds.write()
+        frames.append(hw.sim.led_frame())
+    assert frames[0] == frames[1] and any(frames[0])
+
+
 def test_led_overpainting_does_not_dim():
     hw = _hw("digital")
     leds = hw.leds

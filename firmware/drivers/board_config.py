@@ -34,6 +34,7 @@ class BoardConfig:
         self.analog = desc["analog"]
         leds = desc["leds"]
         self.n_leds = leds["count"]
+        self.led_driver = leds.get("driver", "neopixel")
         self.led_first = bytearray(ZONES)
         self.led_count = bytearray(ZONES)
         for z in range(ZONES):

@@ -21,7 +21,7 @@ _SIO_GPIO_IN = 0xD0000004
 class Hardware:
     """Everything the board logic touches; ``sim`` is the simulator's controls (None on a board)."""
 
-    def __init__(self, cfg, machine, neopixel, fs, ticks_ms, storage_root, sim=None):
+    def __init__(self, cfg, machine, neopixel, rp2, fs, ticks_ms, storage_root, sim=None):
         self.config = cfg
         self.sim = sim
         self.ticks_ms = ticks_ms
@@ -58,7 +58,11 @@ class Hardware:
                                 sensing["chatter_count"], sensing["chatter_ms"],
                                 sensing["quick_ms"])
         p = cfg.power
-        strip = neopixel.NeoPixel(Pin(pins["led_data"], Pin.OUT), cfg.n_leds)
+        if cfg.led_driver == "pio":
+            from firmware.drivers.ws2812_pio import PioStrip
+            strip = PioStrip(rp2, Pin(pins["led_data"]), cfg.n_leds)
+        else:
+            strip = neopixel.NeoPixel(Pin(pins["led_data"], Pin.OUT), cfg.n_leds)
         self.leds = Leds(cfg, strip, cfg.led_budget_ma(), p["brightness_cap"], p["gamma"],
                          p["led_ma_per_channel"])
         btn = pins["btn_p0"]
@@ -76,20 +80,25 @@ class Hardware:
         self.buzzer = Buzzer(machine.PWM(Pin(pins["buzzer"])))
 
 
-def build(sim=False, path=DESCRIPTION, front_end=None, world=None, storage_root=None):
+def build(sim=False, path=DESCRIPTION, front_end=None, world=None, storage_root=None,
+          led_driver=None):
     """The board's Hardware (sim=False), or one on simulated parts (sim=True; ``world`` reuses a
-    SimWorld, e.g. after a power cut; ``storage_root`` is the host folder standing for flash)."""
+    SimWorld, e.g. after a power cut; ``storage_root`` is the host folder standing for flash).
+    ``front_end`` ("digital"/"analog") and ``led_driver`` ("neopixel"/"pio") override board.json."""
     cfg = board_config.load(path, front_end)
+    if led_driver:
+        cfg.led_driver = led_driver
     if sim:
         from firmware.sim.world import SimWorld
         if world is None:
             world = SimWorld(cfg, storage_root)
         else:
             world.attach(cfg)
-        return Hardware(cfg, world.machine, world.neopixel, world.fs, world.ticks_ms,
+        return Hardware(cfg, world.machine, world.neopixel, world.rp2, world.fs, world.ticks_ms,
                         DATA_ROOT, world)
     import machine
     import neopixel
     import os
+    import rp2
     import time
-    return Hardware(cfg, machine, neopixel, os, time.ticks_ms, storage_root or DATA_ROOT)
+    return Hardware(cfg, machine, neopixel, rp2, os, time.ticks_ms, storage_root or DATA_ROOT)

@@ -32,8 +32,6 @@ class Leds:
         nbytes = 3 * self.n
         self.buf = bytearray(nbytes)
         self._sent = bytearray(nbytes)       # last frame sent, before the limiter
-        self._out = bytearray(nbytes)        # last limited frame
-        self._shown = self._sent
         self._zero = bytes(nbytes)
         run = max(7, max(self.count))
         self._pat = bytearray(3 * run)       # the current colour, repeated
@@ -66,7 +64,7 @@ class Leds:
 
     def frame_ma(self, frame=None):
         """Drive current of a frame (default: the last one sent, after the limiter), idle excluded."""
-        return sum(self._shown if frame is None else frame) * self.ma_per_channel // 255
+        return sum(self.strip.buf if frame is None else frame) * self.ma_per_channel // 255
 
     def _colour(self, rgb):
         if rgb == self._rgb:
@@ -147,15 +145,12 @@ class Leds:
             if total > limit:
                 scale = (limit << 8) // total
         strip = self.strip
+        out = strip.buf          # the strip's own buffer: a DMA may still read it after write()
         if scale < 256:
-            out = self._out
             for i in range(len(buf)):
                 out[i] = (buf[i] * scale) >> 8
-            strip.buf = out
-            self._shown = out
         else:
-            strip.buf = buf
-            self._shown = self._sent
+            out[:] = buf
         self.scale = scale
         strip.write()
         self.frames += 1

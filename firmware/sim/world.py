@@ -5,6 +5,7 @@ import os
 from firmware.drivers.ticks import TICKS_MASK
 from firmware.sim import machine as sim_machine
 from firmware.sim import neopixel as sim_neopixel
+from firmware.sim import rp2 as sim_rp2
 from firmware.sim.flash import PowerCut, SimFlash
 
 _SIO_GPIO_IN = 0xD0000004
@@ -91,6 +92,7 @@ class SimWorld:
         self.btn_base = cfg.pins["btn_p0"]
         self.machine = _MachineView(self)
         self.neopixel = sim_neopixel
+        self.rp2 = sim_rp2
         sim_machine.bind(self)
 
     # clock -----------------------------------------------------------------
