@@ -11,15 +11,17 @@ import random
 import sys
 import time
 
+SCAN_MS = 10       # the firmware scans every 5 ms on the board; 10 keeps every debounce honest
 VARIANTS = ("short", "long", "persian", "jacquet", "matador", "backgammon")
 
 
-def run(variant, games, seed, noise="high", match_to=1, log=None):
-    """Play ``games`` matches of ``variant``; returns the Counters."""
+def run(variant, games, seed, noise="high", match_to=1, log=None, fast=False):
+    """Play ``games`` matches of ``variant``; returns the Counters. ``fast``: frame-level
+    hardware (the board logic alone, no sensor scan or debounce)."""
     from host_tools.soakboard import VirtualBoard
     from host_tools.soakplayer import Player, Counters
     total = Counters()
-    vb = VirtualBoard(variant)
+    vb = VirtualBoard(variant, scan_ms=SCAN_MS, fast=fast)
     try:
         rng = random.Random("%s/%d" % (variant, seed))
         player = Player(vb, rng, noise, total, log)
@@ -28,7 +30,7 @@ def run(variant, games, seed, noise="high", match_to=1, log=None):
                 if log:
                     log("match abandoned")
                 vb.close()
-                vb = VirtualBoard(variant)
+                vb = VirtualBoard(variant, scan_ms=SCAN_MS, fast=fast)
                 player.vb = vb
     finally:
         vb.close()
@@ -43,6 +45,8 @@ def main(argv):
     ap.add_argument("--noise", choices=("none", "low", "high"), default="high")
     ap.add_argument("--match", type=int, default=1, help="match length (games until one side has it)")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
+    ap.add_argument("--fast", action="store_true",
+                    help="frame-level hardware: the board logic alone, ~10x faster")
     ap.add_argument("--verbose", action="store_true", help="log what the board got wrong")
     args = ap.parse_args(argv)
     variants = VARIANTS if args.variant == "all" else (args.variant,)
@@ -55,7 +59,7 @@ def main(argv):
     total = Counters()
     per = {}
     for v in variants:
-        c = run(v, args.games, args.seed, args.noise, args.match, log)
+        c = run(v, args.games, args.seed, args.noise, args.match, log, args.fast)
         per[v] = c.as_dict()
         total.add(c)
     out = total.as_dict()
@@ -67,10 +71,11 @@ def main(argv):
         for v in variants:
             d = per[v]
             print("%-10s games %d turns %d desyncs %d rejected-legal %d accepted-illegal %d "
-                  "lost-turns %d (power cuts %d, illegal tries %d, mismatches shown %d)" % (
+                  "lost-turns %d (power cuts %d, illegal tries %d, mismatches shown %d, "
+                  "sensor-blind plays %d)" % (
                       v, d["games"], d["turns"], d["desyncs"], d["rejected_legal"],
                       d["accepted_illegal"], d["lost_turns"], d["power_cuts"], d["illegal_tries"],
-                      d["mismatches"]))
+                      d["mismatches"], d["sensor_blind"]))
         print("total: games %d turns %d desyncs %d rejected legal moves %d accepted illegal moves %d "
               "lost turns %d in %.1f s" % (out["games"], out["turns"], out["desyncs"],
                                            out["rejected_legal"], out["accepted_illegal"],

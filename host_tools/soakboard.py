@@ -6,6 +6,7 @@ and read back the protocol lines the firmware wrote. The clock is virtual: time 
 """
 
 import json
+import os
 import shutil
 import tempfile
 
@@ -52,27 +53,37 @@ BUTTONS = ("p0", "p1", "menu")
 
 
 class VirtualBoard:
-    """One simulated board running the firmware; ``lines`` holds every JSON line it wrote."""
+    """One simulated board running the firmware; ``lines`` holds every JSON line it wrote.
+    ``fast``: frame-level hardware (host_tools.soakfast) instead of the slot-level simulation."""
 
-    def __init__(self, variant="short", flash_dir=None, keep_leds=False, record=False):
+    def __init__(self, variant="short", flash_dir=None, keep_leds=False, record=False, scan_ms=5,
+                 fast=False):
         self.own_dir = flash_dir is None
-        self.flash_dir = flash_dir or tempfile.mkdtemp(prefix="nardy-vb-")
+        ram = "/dev/shm" if os.path.isdir("/dev/shm") else None    # renames on tmpfs are cheap
+        self.flash_dir = flash_dir or tempfile.mkdtemp(prefix="nardy-vb-", dir=ram)
         cfg = board_config.load(hardware.DESCRIPTION, None)
-        self.world = QuickWorld(cfg, self.flash_dir)
+        self.fast = fast
+        if fast:
+            from host_tools.soakfast import FastWorld
+            self.world = FastWorld(cfg, self.flash_dir)
+        else:
+            self.world = QuickWorld(cfg, self.flash_dir)
         self.keep_leds = keep_leds
+        self.scan_ms = scan_ms
         self.lines = []
         self.script = [] if record else None     # the protocol lines that replay this run
         self.variant = variant
         self.boots = 0
-        self._boot(hardware.build(sim=True, world=self.world))
+        self._boot(self.world.reboot() if fast else hardware.build(sim=True, world=self.world))
 
     def _boot(self, hw):
         self.hw = hw
         self.app = App(hw, self._write, self.variant)
-        self.hands = self.world.hands if hasattr(self.world, "hands") else None
+        self.hands = self.world.hands
+        self.hands.led_lines = self.keep_leds
+        self.hands.scan_ms = self.scan_ms
         self.boots += 1
         self.app.start()
-        self.hands = self.world.hands
 
     def close(self):
         if self.own_dir:

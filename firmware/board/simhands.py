@@ -18,6 +18,7 @@ class SimHands:
         self.hand = []
         self.tick = None          # called with the clock while waiting (the App's tick)
         self.led_lines = True     # write a "leds" line for every LED frame
+        self.scan_ms = 5          # the firmware's scan period while waiting
 
     def _show(self, z):
         w = self.world
@@ -99,4 +100,4 @@ class SimHands:
         if self.tick is None:
             self.world.advance(ms)
         else:
-            self.world.advance(ms, 5, self.tick)
+            self.world.advance(ms, self.scan_ms, self.tick)

@@ -1,0 +1,154 @@
+"""A frame-level stand-in for the simulated hardware, for soaking the board logic at speed.
+
+The full simulation scans every sensor slot through the drivers' debounce every few ms; that is
+what the scenario tests and the full-stack soak exercise. Here the zone counts a debounced zone
+reader would report are handed over directly (one poll per hand action), buttons arrive as
+clicks, the LEDs are painted but not shown, and the flash is the simulator's flash (so power
+cuts mid-write behave the same). The App, session, tracker and journal run unchanged on it.
+"""
+
+from firmware.drivers.storage import Storage
+from firmware.drivers.ticks import ticks_diff, TICKS_MASK
+from firmware.drivers.buttons import BTN_P0, BTN_P1, BTN_MENU
+from firmware.sim.flash import SimFlash
+
+_CODES = (BTN_P0, BTN_P1, BTN_MENU)
+
+
+class _Zones:
+    def __init__(self, world):
+        self.world = world
+        self.capacity = bytearray(world.cfg.zone_cap)
+        self.counts = bytearray(28)
+        self.colour = bytearray(28)
+        self.faults = 0
+
+    def poll(self, now):
+        w = self.world
+        if not w.dirty:
+            return False
+        w.dirty = False
+        changed = False
+        for z in range(28):
+            c = w.occupied_count(z)
+            if c != self.counts[z]:
+                self.counts[z] = c
+                changed = True
+        return changed
+
+
+class _Buttons:
+    def __init__(self, world):
+        self.world = world
+
+    def poll(self, now):
+        q = self.world.clicks
+        return q.pop(0) if q else None
+
+
+class _Leds:
+    def clear(self):
+        pass
+
+    def zone(self, z, rgb, slot=None):
+        pass
+
+    def die(self, i, value, rgb):
+        pass
+
+    def turn(self, side, rgb):
+        pass
+
+    def write(self):
+        return False
+
+
+class _Wdt:
+    def feed(self):
+        pass
+
+
+class _Dice:
+    def __init__(self, world):
+        self.world = world
+
+    def roll(self):
+        return self.world.rng.randint(1, 6)
+
+
+class FastHardware:
+    """What the App uses of a Hardware object, at frame level."""
+
+    def __init__(self, world):
+        self.config = world.cfg
+        self.sim = world
+        self.zones = _Zones(world)
+        self.buttons = _Buttons(world)
+        self.leds = _Leds()
+        self.dice = _Dice(world)
+        self.storage = Storage("/data", world.fs)
+        self.wdt = _Wdt()
+        self.ticks_diff = ticks_diff
+        self.ticks_ms = world.ticks_ms
+
+
+class FastWorld:
+    """Sensor slots, clicks, clock and flash, with the SimWorld controls SimHands and the
+    VirtualBoard use (set_slot, press, advance, power_cut, reboot, led_frame)."""
+
+    def __init__(self, cfg, root, rng=None):
+        import random
+        self.cfg = cfg
+        self.fs = SimFlash(root)
+        try:
+            self.fs.mkdir("/")
+        except OSError:
+            pass
+        self.now = 0
+        self.occ = bytearray(cfg.n_slots)
+        self.dirty = True
+        self.clicks = []
+        self.rng = rng or random.Random(1)
+
+    def ticks_ms(self):
+        return self.now & TICKS_MASK
+
+    def set_slot(self, s, on, colour=1):
+        v = 1 if on else 0
+        if self.occ[s] != v:
+            self.occ[s] = v
+            self.dirty = True
+
+    def occupied_count(self, z):
+        first = self.cfg.zone_first[z]
+        n = 0
+        for s in range(first, first + self.cfg.zone_cap[z]):
+            n += self.occ[s]
+        return n
+
+    def press(self, button, ms=100):
+        self.clicks.append(_CODES[button])
+
+    def advance(self, ms, step=None, each=None):
+        """Time passes; the firmware ticks once, at the end (nothing debounces here)."""
+        self.now += ms
+        if each is not None:
+            each(self.ticks_ms())
+            if self.clicks or self.dirty:
+                each(self.ticks_ms())
+
+    def power_cut(self, after_bytes=None):
+        if after_bytes is None:
+            self.fs.dead = True
+        else:
+            self.fs.cut_after = after_bytes
+
+    def reboot(self, path=None, front_end=None):
+        self.fs.dead = False
+        self.fs.cut_after = None
+        self.clicks = []
+        self.dirty = True
+        return FastHardware(self)
+
+    def led_frame(self):
+        return bytes(3 * self.cfg.n_leds)
