@@ -78,6 +78,35 @@ def realise_moves(turn, movements):
     return found[0][1]
 
 
+def _name(p):
+    return "bar" if p == 25 else "off" if p == 0 else str(p)
+
+
+def _orders(items):
+    """The items in their own order first, then every other order (at most 4! = 24)."""
+    yield items
+    if len(items) > 1:
+        for i in range(len(items)):
+            for rest in _orders(items[:i] + items[i + 1:]):
+                yield [items[i]] + rest
+
+
+def written_result(rules, pos, text):
+    """The position the text's movements lead to, taken in the written order or, when a checker
+    is not there yet, in the first order that works (``8/7 7/6`` written ``7/6 8/7``).
+    Raises NotationError (with the written order's complaint) when no order works."""
+    moves = [(a, b) for a, b, _ in parse_move(text)]
+    first_error = None
+    for order in _orders(moves):
+        try:
+            return apply_move_text(rules, pos, " ".join("%s/%s" % (_name(a), _name(b)) for a, b in order))
+        except NotationError as exc:
+            if first_error is None:
+                first_error = NotationError(str(exc).replace(
+                    repr(" ".join("%s/%s" % (_name(a), _name(b)) for a, b in order)), repr(text)))
+    raise first_error
+
+
 class GameReplay:
     """The state of one game while its actions are checked."""
 
@@ -190,7 +219,7 @@ class GameReplay:
         else:
             # no legal play matches the text: let Turn.check judge the written result and say why
             try:
-                final = apply_move_text(self.rules, pos, action["play"])
+                final = written_result(self.rules, pos, action["play"])
             except NotationError as exc:
                 return str(exc)
             ok, why = turn.check(final)

@@ -1,6 +1,7 @@
 """Real match files: every spelling parses, every match replays through the rules core,
 mutated copies are rejected at the mutated move, malformed files fail with a line number."""
 
+import functools
 import json
 import random
 import re
@@ -25,6 +26,12 @@ def match_files():
 
 
 FILES = match_files()
+
+
+@functools.lru_cache(maxsize=None)
+def _parsed(path):
+    return matfile.parse_file(path)
+
 needs_games = pytest.mark.skipif(not FILES, reason="no ../shared/games beside the repository")
 
 
@@ -43,7 +50,7 @@ def test_the_shared_games_are_there():
 @needs_games
 @pytest.mark.parametrize("path", FILES, ids=_id)
 def test_every_match_replays_with_no_rejected_move(path):
-    match = matfile.parse_file(path)
+    match = _parsed(path)
     text = path.read_text(encoding="utf-8", errors="replace")
     # the parser found every game and every roll the file has (counted with plain regexps)
     assert len(match["games"]) == len(re.findall(r"^\s*Game\s+\d+\s*$", text, re.M))
@@ -61,7 +68,7 @@ def test_the_shared_files_hold_every_spelling():
     players_with_space = False
     right_starts = 0
     for path in FILES:
-        match = matfile.parse_file(path)
+        match = _parsed(path)
         for g in match["games"]:
             if any(" " in name.strip() for name in g["players"]):
                 players_with_space = True
