@@ -110,9 +110,10 @@ def written_result(rules, pos, text):
 class GameReplay:
     """The state of one game while its actions are checked."""
 
-    def __init__(self, rules, match, game, prev_scores, strict=False):
+    def __init__(self, rules, match, game, prev_scores, strict=False, watch=None):
         self.rules = rules
         self.strict = strict
+        self.watch = watch
         self.pos = rules.start_position()
         self.game = game
         self.to_act = None
@@ -204,29 +205,11 @@ class GameReplay:
         self.rolls += 1
         pos = self.pos
         pos.turn = p
-        turn = Turn(self.rules, pos, dice)
-        try:
-            steps = realise(turn, action["play"])
-        except NotationError as exc:
-            return str(exc)
-        if steps is not None:
-            # every step was offered by the Turn and the play is complete: legal by construction
-            final = turn.position()
-            if self.strict:
-                ok, why = turn.check(final)
-                if not ok:
-                    return "rules core disagrees with itself: %s" % why
-        else:
-            # no legal play matches the text: let Turn.check judge the written result and say why
-            try:
-                final = written_result(self.rules, pos, action["play"])
-            except NotationError as exc:
-                return str(exc)
-            ok, why = turn.check(final)
-            if not ok:
-                return why
-            return ("the movements written are not single-die steps of %d-%d (the position "
-                    "they lead to is reached by another play)" % dice)
+        final, written, why = self._judge(pos, dice, action["play"])
+        if self.watch is not None:
+            self.watch(action, pos.copy(), final if why is None else written, why)
+        if why is not None:
+            return why
         self.pos = final
         self.to_act = 1 - p
         if final.off(p) == 15:
@@ -234,18 +217,48 @@ class GameReplay:
             self.winner = p
         return None
 
+    def _judge(self, pos, dice, play):
+        """(final, written, reason): the position after a legal play and None, or None, the
+        position the text writes (None if it cannot be applied) and why it is rejected."""
+        turn = Turn(self.rules, pos, dice)
+        try:
+            steps = realise(turn, play)
+        except NotationError as exc:
+            return None, None, str(exc)
+        if steps is not None:
+            # every step was offered by the Turn and the play is complete: legal by construction
+            final = turn.position()
+            if self.strict:
+                ok, why = turn.check(final)
+                if not ok:
+                    return None, final, "rules core disagrees with itself: %s" % why
+            return final, final, None
+        # no legal play matches the text: let Turn.check judge the written result and say why
+        try:
+            written = written_result(self.rules, pos, play)
+        except NotationError as exc:
+            return None, None, str(exc)
+        ok, why = turn.check(written)
+        if not ok:
+            return None, written, why
+        return None, written, ("the movements written are not single-die steps of %d-%d (the "
+                               "position they lead to is reached by another play)" % dice)
 
-def replay_match(match, variant="backgammon", strict=False):
+
+def replay_match(match, variant="backgammon", strict=False, watch=None):
     """Check every game of a parsed match; returns
     {"file", "games", "moves", "rejected": [{"game", "move", "player", "line", "text", "reason"}],
      "unknown": games cut short by '????'}. ``strict`` also passes every accepted play's
-    result through ``Turn.check`` (slower; the steps are already legal by construction)."""
+    result through ``Turn.check`` (slower; the steps are already legal by construction).
+    ``watch(action, before, after, reason)`` is called for every play judged: ``after`` is the
+    resulting position (as written, or None if the text cannot be applied), ``reason`` None
+    when the play is legal."""
     rules = get_rules(variant)
     report = {"file": match["file"], "games": len(match["games"]), "moves": 0,
               "rejected": [], "unknown": 0}
     prev = None
     for game in match["games"]:
-        g = GameReplay(rules, match, game, prev, strict)
+        g = GameReplay(rules, match, game, prev, strict, watch)
         prev = game["scores"]
         for action in game["actions"]:
             if action["kind"] == "roll" and action["play"] is None:
