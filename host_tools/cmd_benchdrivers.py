@@ -1,6 +1,6 @@
 """Benchmark the drivers: full sensor scan and LED frame preparation, with RP2040 time estimates.
 
-Usage: python -m host_tools benchdrivers [--iterations N] [--quick]
+Usage: python -m host_tools benchdrivers [--iterations N] [--quick] [--only SUBSTRING]
 
 Counts instructions of the firmware's own driver code in the MicroPython unix port under
 callgrind (/work/shared/tools/mpy_cost.py, or $MPY_COST) and converts them to RP2040 time
@@ -81,8 +81,12 @@ def guidance(k):
 
 def white(k):
     v = 0xFFFFFF if k & 1 else 0xFEFEFE
-    for i in range(leds.n):
-        leds.pixel(i, v)
+    for z in range(28):
+        leds.zone(z, v)
+    leds.die(0, 6, v)
+    leds.die(1, 6, v)
+    leds.turn(0, v)
+    leds.turn(1, v)
     leds.write()
 
 t = 0
@@ -163,7 +167,10 @@ def main(argv):
     print("driver benchmarks: %d iterations each, %d slots, %d LEDs; RP2040 ms at 125 MHz, "
           "k = 2.2 (1.6-2.9) cycles/Ir" % (n, cfg.n_slots, cfg.n_leds))
     print("%-24s %12s %10s %16s" % ("workload", "Ir/op", "RP2040 ms", "range"))
+    only = argv[argv.index("--only") + 1] if "--only" in argv else ""
     for name in WORK:
+        if only not in name:
+            continue
         ir, ms, lo, hi = measure(out, src, name, n)
         print("%-24s %12.0f %10.3f %7.3f - %6.3f" % (name, ir, ms, lo, hi))
     nb = (cfg.n_slots + 7) // 8

@@ -6,9 +6,11 @@
 # channel draws ``ma_per_channel`` x value / 255 mA (WS2812B: about 20 mA at 255), plus an idle
 # current per LED that the budget subtracts beforehand (board_config.led_budget_ma).
 
-# Byte offsets (3 per LED) of the pips lit for each die value, in the board.json pip order:
-# 0 top-left, 1 top-right, 2 middle-left, 3 centre, 4 middle-right, 5 bottom-left, 6 bottom-right
-_PIPS = ((), (9,), (0, 18), (0, 9, 18), (0, 3, 15, 18), (0, 3, 9, 15, 18), (0, 3, 6, 12, 15, 18))
+# The pips lit for each die value as runs of neighbouring LEDs (first pip, count), in the
+# board.json pip order: 0 top-left, 1 top-right, 2 middle-left, 3 centre, 4 middle-right,
+# 5 bottom-left, 6 bottom-right.
+_PIP_RUNS = ((), ((3, 1),), ((0, 1), (6, 1)), ((0, 1), (3, 1), (6, 1)), ((0, 2), (5, 2)),
+             ((0, 2), (3, 1), (5, 2)), ((0, 3), (4, 3)))
 
 
 class Leds:
@@ -107,11 +109,18 @@ class Leds:
 
     def zone(self, z, rgb, slot=None):
         """Light zone z (0..27): every LED of it, or only the one above ``slot``."""
-        self._colour(rgb)
+        if rgb != self._rgb:
+            self._colour(rgb)
         if slot is None:
-            self._paint(self.first[z], self.count[z])
+            count = self.count[z]
+            i = 3 * self.first[z]
         elif slot < self.count[z]:
-            self._paint(self.first[z] + slot, 1)
+            count = 1
+            i = 3 * (self.first[z] + slot)
+        else:
+            return
+        self.buf[i:i + 3 * count] = self._views[count]     # _paint, inlined: the hot call
+        self._est += self._unit * count
 
     def die(self, i, value, rgb):
         """Show ``value`` (1..6; 0 = blank) on die i (0 or 1)."""
@@ -119,15 +128,17 @@ class Leds:
         buf = self.buf
         buf[at:at + 21] = self._blank7
         if value:
-            self._colour(rgb)
-            one = self._views[1]
-            pips = _PIPS[value]
-            for off in pips:
-                buf[at + off:at + off + 3] = one
-            self._est += self._unit * len(pips)
+            if rgb != self._rgb:
+                self._colour(rgb)
+            views = self._views
+            for pip, count in _PIP_RUNS[value]:
+                i = at + 3 * pip
+                buf[i:i + 3 * count] = views[count]
+            self._est += self._unit * value
 
     def turn(self, side, rgb):
-        self._colour(rgb)
+        if rgb != self._rgb:
+            self._colour(rgb)
         self._paint(self.turn_led[side], 1)
 
     def write(self):
@@ -137,7 +148,7 @@ class Leds:
             return False
         self._never = False
         self._sent[:] = buf
-        limit = self.limit_units()
+        limit = self.limit_ma * 255 // self.ma_per_channel
         scale = 256
         if self._est > limit:
             total = sum(buf)                 # the bound says maybe: count exactly
