@@ -7,6 +7,7 @@ from firmware.board.session import Session, P0, P1, MENU
 from firmware.board.ledview import LedView
 from firmware.board.tracker import SETTLED, ILLEGAL, MISMATCH
 from firmware.board import protocol
+from firmware.board.zonemap import zone_name
 from firmware.drivers.buttons import BTN_P0, BTN_P1, BTN_MENU, LONG
 
 FW_VERSION = "0.4"
@@ -103,8 +104,8 @@ class App:
         for z in range(28):
             c = counts[z]
             if c != last[z]:
-                self.emit("ev", {"ev": "lift" if c < last[z] else "place", "zone": z,
-                                 "count": c})
+                self.emit("ev", {"ev": "lift" if c < last[z] else "place",
+                                 "zone": zone_name(z), "count": c})
                 last[z] = c
 
     def line(self, text):

@@ -12,6 +12,7 @@ import sys
 import time
 
 SCAN_MS = 10       # the firmware scans every 5 ms on the board; 10 keeps every debounce honest
+PACE_MS = 50       # hurried hands: 50 ms per action (people take 250 ms or more)
 VARIANTS = ("short", "long", "persian", "jacquet", "matador", "backgammon")
 
 
@@ -24,6 +25,7 @@ def run(variant, games, seed, noise="high", match_to=1, log=None, fast=False):
     vb = VirtualBoard(variant, scan_ms=SCAN_MS, fast=fast)
     try:
         rng = random.Random("%s/%d" % (variant, seed))
+        vb.pace = PACE_MS
         player = Player(vb, rng, noise, total, log)
         for _ in range(games):
             if not player.play_match(variant, match_to):
@@ -31,6 +33,7 @@ def run(variant, games, seed, noise="high", match_to=1, log=None, fast=False):
                     log("match abandoned")
                 vb.close()
                 vb = VirtualBoard(variant, scan_ms=SCAN_MS, fast=fast)
+                vb.pace = PACE_MS
                 player.vb = vb
     finally:
         vb.close()

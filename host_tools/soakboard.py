@@ -48,7 +48,8 @@ class QuickWorld(SimWorld):
             buf[:] = img
 
 
-SETTLE_MS = 50          # longer than the sensors' press (20 ms) and release (40 ms) debounce
+SETTLE_MS = 260         # a hand's action: longer than the debounce (20/40 ms) and than the zone
+                        # reader's quick-flip window (250 ms), as people are
 BUTTONS = ("p0", "p1", "menu")
 
 
@@ -70,6 +71,7 @@ class VirtualBoard:
             self.world = QuickWorld(cfg, self.flash_dir)
         self.keep_leds = keep_leds
         self.scan_ms = scan_ms
+        self.pace = SETTLE_MS       # ms each hand action takes (the soak hurries)
         self.lines = []
         self.script = [] if record else None     # the protocol lines that replay this run
         self.variant = variant
@@ -133,7 +135,9 @@ class VirtualBoard:
         if self.script is not None:
             self.script.append(text)
 
-    def wait(self, ms=SETTLE_MS):
+    def wait(self, ms=None):
+        if ms is None:
+            ms = self.pace
         self._log("sim wait %d" % ms)
         self.hands.wait(ms)
 

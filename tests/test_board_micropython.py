@@ -15,7 +15,7 @@ from host_tools.soakboard import VirtualBoard
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HEAP = "230K"
-KEEP = ("step", "undo", "commit", "illegal", "mismatch", "resync", "no_move", "game_over",
+KEEP = ("new_game", "setup_ok", "step", "undo", "commit", "illegal", "mismatch", "resync", "no_move", "game_over",
         "power_restore", "opening", "roll")
 
 
@@ -133,11 +133,34 @@ SCENARIOS = [sc.test_a_plain_turn_commits_on_the_movers_button_and_rolls_for_the
              sc.test_power_cut_mid_turn_resumes_game_dice_and_hands]
 
 
-def _replay(run, name_filter=None):
+def _replay(run):
+    """All scenarios in one process, each after a fresh match with default settings."""
+    script = []
+    want = []
     for scenario in SCENARIOS:
-        script, want = recorded(scenario)
-        got = verdicts(run(script))
-        assert got == want, scenario.__name__
+        lines, verdict = recorded(scenario)
+        script += ["new short", "mode guide", "condone off"] + lines
+        want.append(after_setup(verdict)[0])
+    got = after_setup(verdicts(run(script)))
+    assert len(got) == len(want)
+    for scenario, g, w in zip(SCENARIOS, got, want):
+        assert g == w, scenario.__name__
+
+
+def after_setup(verdict):
+    """The verdicts of each game from its setup check on (what came before depends on what
+    the previous scenario left on the board)."""
+    out = []
+    on = False
+    for v in verdict:
+        if v[0] == "setup_ok":
+            out.append([])
+            on = True
+        elif v[0] == "new_game":
+            on = False
+        elif on:
+            out[-1].append(v)
+    return out
 
 
 def test_handling_scenarios_replay_over_stdin_on_cpython():
@@ -172,8 +195,3 @@ def test_seed_001_sample_game_under_micropython(mpy_tree):
     status = [o for o in out if o.get("t") == "status"][-1]
     assert status["position"] == ("white 12:2 9:1 8:1 7:2 6:5 3:2 1:2; "
                                   "black bar:1 23:1 21:2 8:3 6:5 2:3; black to move")
-
-
-def test_seed_001_sample_game_over_stdin_on_cpython():
-    out = run_cpython(sample_game_script())
-    assert len([o for o in out if o.get("ev") == "commit"]) == 19

@@ -3,9 +3,12 @@
 Every line is ``<json>|<seal>`` where seal = first 16 hex digits of sha256(previous seal + json);
 the first line chains from ``GENESIS``. A changed, dropped or reordered line breaks every seal
 after it, so the last seal (the head) vouches for the whole game; a line whose seal does not
-match (flash corruption) ends what is loaded. The file is rewritten whole with the storage's
-atomic write, so a power cut leaves either the old or the new journal, never half of one. The
-lines live in one growing buffer, written as it is (no copy of the journal is built to save it).
+match (flash corruption, a stale file) ends what is loaded.
+
+The lines are kept in segments of at most ``SEGMENT`` bytes (files ``game.0``, ``game.1``...):
+a save rewrites only the segments that changed, each with the storage's atomic write, so a
+power cut leaves every file either old or new, a long game never needs one big block of RAM,
+and the flash is not rewritten whole at every turn.
 """
 
 import json
@@ -13,7 +16,8 @@ import hashlib
 import binascii
 
 GENESIS = "0" * 16
-NAME = "game.jnl"
+NAME = "game"
+SEGMENT = 1536
 
 
 def seal(prev, text):
@@ -29,13 +33,19 @@ class Journal:
     def __init__(self, storage, name=NAME):
         self.storage = storage
         self.name = name
-        self.buf = bytearray()
+        self.segs = [bytearray()]
+        self.dirty = 1           # bitmap of segments to write
+        self.on_flash = 0        # segments the flash holds (for clearing)
         self.count = 0
         self.head = GENESIS
         self.writes = 0
 
+    def _file(self, i):
+        return "%s.%d" % (self.name, i)
+
     def clear(self):
-        self.buf = bytearray()
+        self.segs = [bytearray()]
+        self.dirty = 1
         self.count = 0
         self.head = GENESIS
 
@@ -43,25 +53,37 @@ class Journal:
         """Seal one event (a dict) onto the chain; returns its seal."""
         text = json.dumps(obj)
         self.head = seal(self.head, text)
-        self.buf.extend(text.encode())
-        self.buf.extend(b"|")
-        self.buf.extend(self.head.encode())
-        self.buf.extend(b"\n")
+        line = ("%s|%s\n" % (text, self.head)).encode()
+        seg = self.segs[-1]
+        if len(seg) and len(seg) + len(line) > SEGMENT:
+            seg = bytearray()
+            self.segs.append(seg)
+        seg.extend(line)
+        self.dirty |= 1 << (len(self.segs) - 1)
         self.count += 1
         return self.head
 
     def save(self):
-        """Write the whole journal atomically (only at a committed turn, never mid-hand)."""
-        self.storage.write_atomic(self.name, self.buf)
-        self.writes += 1
+        """Write the changed segments (only at a committed turn, never mid-hand); then drop
+        segment files a shorter journal no longer has."""
+        st = self.storage
+        for i in range(len(self.segs)):
+            if (self.dirty >> i) & 1:
+                st.write_atomic(self._file(i), self.segs[i])
+                self.writes += 1
+        self.dirty = 0
+        for i in range(len(self.segs), self.on_flash):
+            st.remove(self._file(i))
+        self.on_flash = len(self.segs)
 
     def rows(self):
         """(json text, seal) of every line, oldest first."""
         out = []
-        for row in bytes(self.buf).decode().split("\n"):
-            if row:
-                cut = row.rfind("|")
-                out.append((row[:cut], row[cut + 1:]))
+        for seg in self.segs:
+            for row in bytes(seg).decode().split("\n"):
+                if row:
+                    cut = row.rfind("|")
+                    out.append((row[:cut], row[cut + 1:]))
         return out
 
     def entries(self):
@@ -69,42 +91,69 @@ class Journal:
         return [(json.loads(text), s) for text, s in self.rows()]
 
     def keep(self, n):
-        """Keep only the first n lines (what a replay accepted)."""
+        """Keep only the first n lines (what a replay accepted); rewritten at the next save."""
         rows = self.rows()[:n]
         self.clear()
         for text, s in rows:
-            self.buf.extend(("%s|%s\n" % (text, s)).encode())
+            line = ("%s|%s\n" % (text, s)).encode()
+            if len(self.segs[-1]) and len(self.segs[-1]) + len(line) > SEGMENT:
+                self.segs.append(bytearray())
+            self.segs[-1].extend(line)
             self.head = s
         self.count = len(rows)
+        self.dirty = (1 << len(self.segs)) - 1
 
     def load(self):
         """Read the journal back: (events as dicts, lines dropped because a seal failed)."""
         self.clear()
-        data = self.storage.read(self.name)
-        if not data:
-            return [], 0
-        if not isinstance(data, str):
-            data = bytes(data).decode()
+        self.dirty = 0
+        self.segs = []
         events = []
-        rows = [r for r in data.split("\n") if r]
-        for i in range(len(rows)):
-            row = rows[i]
-            cut = row.rfind("|")
-            if cut < 0:
-                return events, len(rows) - i
-            text = row[:cut]
-            if seal(self.head, text) != row[cut + 1:]:
-                return events, len(rows) - i
-            try:
-                obj = json.loads(text)
-            except ValueError:
-                return events, len(rows) - i
-            self.head = row[cut + 1:]
-            self.buf.extend(row.encode())
-            self.buf.extend(b"\n")
-            self.count += 1
-            events.append(obj)
-        return events, 0
+        dropped = 0
+        i = 0
+        broken = False
+        while True:
+            data = self.storage.read(self._file(i))
+            if data is None:
+                break
+            i += 1
+            if broken:
+                dropped += data.count(b"\n") if not isinstance(data, str) else data.count("\n")
+                continue
+            if not isinstance(data, str):
+                data = bytes(data).decode()
+            seg = bytearray()
+            for row in data.split("\n"):
+                if not row:
+                    continue
+                if broken:
+                    dropped += 1
+                    continue
+                cut = row.rfind("|")
+                text = row[:cut]
+                obj = None
+                if cut > 0 and seal(self.head, text) == row[cut + 1:]:
+                    try:
+                        obj = json.loads(text)
+                    except ValueError:
+                        obj = None
+                if obj is None:
+                    broken = True
+                    dropped += 1
+                    continue
+                self.head = row[cut + 1:]
+                seg.extend(row.encode())
+                seg.extend(b"\n")
+                self.count += 1
+                events.append(obj)
+            if len(seg):
+                self.segs.append(seg)
+        self.on_flash = i
+        if not self.segs:
+            self.segs = [bytearray()]
+        if broken:
+            self.dirty = (1 << len(self.segs)) - 1
+        return events, dropped
 
 
 def verify(rows):

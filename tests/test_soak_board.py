@@ -1,0 +1,57 @@
+"""Soak: whole games with realistic hands, noise and power cuts; every failure counter must stay 0."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from host_tools import cmd_soak
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FAST_GAMES = 40        # per variant, frame-level hardware: the board logic at speed
+FULL_GAMES = 4         # per variant, the slot-level simulation: scanner, debounce, zone reader
+
+
+def _assert_clean(variant, c):
+    d = c.as_dict()
+    assert d["games"] > 0 and d["turns"] > 0, d
+    assert c.failures() == 0, (variant, d)
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("variant", cmd_soak.VARIANTS)
+def test_soak_board_logic(variant):
+    _assert_clean(variant, cmd_soak.run(variant, FAST_GAMES, seed=2026, noise="high", fast=True))
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("variant", cmd_soak.VARIANTS)
+def test_soak_full_simulation(variant):
+    _assert_clean(variant, cmd_soak.run(variant, FULL_GAMES, seed=7, noise="high"))
+
+
+def test_soak_command_prints_counters_and_exits_0_when_clean():
+    proc = subprocess.run([sys.executable, "-m", "host_tools", "soak", "--variant", "short",
+                           "--games", "1", "--seed", "3", "--noise", "low", "--fast", "--json"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    for key in ("games", "turns", "desyncs", "rejected_legal", "accepted_illegal", "lost_turns"):
+        assert key in out
+    assert out["games"] == 1 and out["turns"] > 0
+
+
+def test_soak_exit_status_reflects_the_failure_counters(monkeypatch, capsys):
+    from host_tools.soakplayer import Counters
+
+    def broken(*args, **kwargs):
+        c = Counters()
+        c.games = 1
+        c.turns = 5
+        c.lost_turns = 1
+        return c
+    monkeypatch.setattr(cmd_soak, "run", broken)
+    assert cmd_soak.main(["--variant", "short", "--games", "1"]) == 1
+    assert "lost turns 1" in capsys.readouterr().out
