@@ -1,6 +1,8 @@
 """The board application: sensors and buttons in, the session's verdicts and LEDs out, host lines."""
 
+import gc
 import json
+import sys
 import binascii
 
 from firmware.board.session import Session, P0, P1, MENU
@@ -12,6 +14,7 @@ from firmware.drivers.buttons import BTN_P0, BTN_P1, BTN_MENU, LONG
 
 FW_VERSION = "0.4"
 _BUTTON = {BTN_P0: P0, BTN_P1: P1, BTN_MENU: MENU}
+_COLLECT = sys.implementation.name == "micropython"
 
 
 class App:
@@ -79,9 +82,13 @@ class App:
             fresh = hw.ticks_diff(now, self._born) >= self.settle_ms
         if fresh:
             counts = hw.zones.counts
+            tr = self.session.tracker
+            was = tr.state
             self.session.frame_in(counts, hw.zones.faults)
             self._render(now, True)
             self._raw_events(counts)
+            if was != SETTLED and tr.state == SETTLED and _COLLECT:
+                gc.collect()     # hands are free: collect now, so no collection falls mid-lift
         else:
             self._render(now, self.dirty)
         hw.wdt.feed()

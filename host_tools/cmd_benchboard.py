@@ -262,10 +262,21 @@ def main(argv):
         if "error" in r:
             print("RP2040 %s: mpy_cost failed: %s" % (key, r["error"]))
             continue
-        est = r.get("rp2040_ms") or r.get("estimate_ms") or {}
-        print("RP2040 %s -> LED frame: net %s Ir, %s; GC collections during it: %s; %s" % (
-            key, r.get("net_ir"), json.dumps(est), r.get("gc_collections"), r.get("script_stdout")))
+        print("RP2040 %s -> LED frame: net %s Ir = %.2f ms at %g MHz (range %.2f-%.2f ms); "
+              "GC collections during it: %s; %s" % (
+                  key, r.get("ir_net"), r.get("rp2040_ms_est"), r.get("rp2040_mhz"),
+                  r.get("rp2040_ms_low"), r.get("rp2040_ms_high"), r.get("gc_collections"),
+                  r.get("script_stdout")))
     print("hardware adds: scan period %d ms, debounce %d ms (lift) / %d ms (placement), "
           "LED wire time %.1f ms for %d LEDs" % (hw["scan_ms"], hw["release_ms"], hw["press_ms"],
                                                  hw["led_wire_ms"], hw["leds"]))
+    for key, deb in (("lift", hw["release_ms"]), ("place", hw["press_ms"])):
+        r = result.get("rp2040_" + key)
+        if r and "rp2040_ms_est" in r:
+            logic = r["rp2040_ms_est"]
+            total = hw["scan_ms"] + deb + logic + hw["led_wire_ms"]
+            result["end_to_end_" + key + "_ms"] = round(total, 1)
+            print("%s: debounced sensor change -> LED frame %.1f ms (logic + LED write); "
+                  "magnet leaves/arrives -> LEDs at most %.1f ms" % (
+                      key, logic + hw["led_wire_ms"], total))
     return 0

@@ -437,3 +437,63 @@ def test_seed_001_sample_game_plies_1_to_19_on_the_virtual_board():
         assert board.session.tracker.state == SETTLED
     finally:
         board.close()
+
+
+ILLEGAL_CLASSES = [
+    # (variant, position, dice, from pip, to pip, the rule it breaks)
+    ("backgammon", "white bar:1 24:1 13:5 8:3 6:5; black 24:2 13:5 8:3 6:5; white to move",
+     (3, 5), 13, 10, "a checker on the bar enters first"),
+    ("short", "white 24:2 13:5 8:3 6:5; black 24:2 13:5 8:3 6:5; white to move",
+     (5, 2), 6, 1, "a point held by two opposing checkers is closed"),
+    ("short", "white 24:2 13:5 8:3 6:5; black 24:2 13:5 8:3 6:5; white to move",
+     (6, 5), 13, 9, "a step is exactly one die"),
+    ("long", "white 24:14 20:1; black 24:15; white to move",
+     (3, 2), 24, 21, "one checker off the head per turn (after 24/22 was played)"),
+    ("short", "white 6:1 3:1 2:13; black 24:2 13:5 8:3 6:5; white to move",
+     (5, 4), 3, 0, "no bearing off with a larger die while a higher point is held"),
+]
+
+
+@pytest.mark.parametrize("variant,pos,dice,src,dst,rule", ILLEGAL_CLASSES)
+def test_each_illegal_action_class_is_flagged(variant, pos, dice, src, dst, rule):
+    board = VirtualBoard(variant)
+    try:
+        board.cmd("dice manual")
+        board.setup()
+        board.force_position(pos)
+        assert board.cmd("roll %d %d" % dice)["t"] == "ok"
+        s = board.session
+        if variant == "long":                 # first the one head checker the turn allows
+            board.move(zone(board, 0, 24), zone(board, 0, 22), 0)
+            assert board.settled()
+        m = board.mark()
+        board.lift(zone(board, 0, src), 0)
+        assert not s.tracker.lit & bit(zone(board, 0, dst)), rule
+        board.place(zone(board, 0, dst), 0)
+        assert s.tracker.state == ILLEGAL and s.tracker.flash == bit(zone(board, 0, dst)), rule
+        assert board.since(m, ev="illegal")
+        board.press("p0")
+        assert not commits(board, m), rule
+    finally:
+        board.close()
+
+
+def test_hit_and_lift_in_the_home_board_is_flagged_in_takhteh():
+    board = VirtualBoard("persian")
+    try:
+        board.cmd("dice manual")
+        board.setup()
+        # rules.md T2: W 6:1 13:14, Black blot on White's 4 point; 3-2: 6/4*/1 is not allowed
+        board.force_position("white 6:1 13:14; black 21:1 1:14; white to move")
+        board.cmd("roll 3 2")
+        s = board.session
+        target = zone(board, 0, 4)
+        board.move(target, 25, 1)             # the blot to Black's bar
+        board.move(zone(board, 0, 6), target, 0)
+        assert board.settled() and s.game.turn.steps == [(6, 4, 2, 1)]
+        board.lift(target, 0)                 # and on with the same checker: hit and lift
+        assert not s.tracker.lit & bit(zone(board, 0, 1))
+        board.place(zone(board, 0, 1), 0)
+        assert s.tracker.state == ILLEGAL
+    finally:
+        board.close()
