@@ -163,7 +163,7 @@ def case_request(kind, own, opp, dice, variant="backgammon"):
 
 def test_answers_are_the_core_finals():
     """The positions the command prints are exactly the core's Turn.finals()."""
-    cases = P.generate(300, seed=11)
+    cases = P.generate(150, seed=11)
     for variant in ("backgammon", "persian"):
         rules = get_rules(variant)
         answers = run_lines([case_request(*c, variant=variant) for c in cases])
@@ -181,7 +181,7 @@ def test_answers_are_the_core_finals():
 def test_answers_agree_with_gnubg():
     pytest.importorskip("gnubg")
     from test_gnubg_agreement import gnubg_finals
-    cases = P.generate(300, seed=12)
+    cases = P.generate(200, seed=12)
     expected, _ = gnubg_finals(cases)
     answers = run_lines([case_request(*c) for c in cases])
     for case, answer, exp in zip(cases, answers, expected):
@@ -248,6 +248,10 @@ def _requests():
               for v in ("backgammon", "short", "persian")]
     lines += [bad for bad, _ in BAD_LINES[:5]]
     lines += ["", "   "]
+    for mine, opp, dice, first in _random_game_positions("long", 15, seed=8):
+        pts = [mine[p] if mine[p] else -opp[p] for p in range(1, 25)]
+        lines.append(json.dumps({"variant": "long", "points": pts, "bar": [0, 0],
+                                 "off": [mine[0], opp[0]], "dice": list(dice), "first_turn": first}))
     return lines
 
 
@@ -281,3 +285,52 @@ def test_command_under_micropython_gives_the_same_answers():
 def test_bad_arguments():
     res = _command(["--frobnicate"], "")
     assert res.returncode == 2
+
+
+# -- long nardy and takhteh against the independent naive enumerator -------------------------
+
+def _random_game_positions(variant, n, seed):
+    """Positions reached by random legal play from the start, as (mine, opp, dice, first)
+    in the mover's view (opp indexed by the mover's pips)."""
+    import random
+    rng = random.Random(seed)
+    rules = get_rules(variant)
+    out = []
+    while len(out) < n:
+        pos = rules.start_position(0)
+        for ply in range(rng.randint(0, 40)):
+            dice = (rng.randint(1, 6), rng.randint(1, 6))
+            first = ply < 2
+            side = pos.turn
+            mine = tuple(pos.board[side * 26:side * 26 + 26])
+            theirs = pos.board[(1 - side) * 26:(2 - side) * 26]
+            opp = tuple([theirs[0]] + [theirs[rules.xlat[p]] for p in range(1, 25)] + [theirs[25]])
+            if rng.random() < 0.15:
+                out.append((mine, opp, dice, first))
+            turn = Turn(rules, pos, dice, first)
+            plays = turn.plays()
+            if plays:
+                for s in rng.choice(plays):
+                    turn.push(s[0], s[2])
+            pos = turn.position()
+            pos.turn = 1 - side
+            if pos.off(side) == 15:
+                break
+    return out[:n]
+
+
+@pytest.mark.parametrize("variant", ["long", "persian"])
+def test_answers_agree_with_the_naive_enumerator(variant):
+    from reference_rules import legal_results
+    cases = _random_game_positions(variant, 40, seed=4)
+    lines = []
+    for mine, opp, dice, first in cases:
+        pts = [mine[p] if mine[p] else -opp[p] for p in range(1, 25)]
+        lines.append(json.dumps({"variant": variant, "points": pts, "bar": [mine[25], opp[25]],
+                                 "off": [mine[0], opp[0]], "dice": list(dice), "first_turn": first}))
+    for (mine, opp, dice, first), answer in zip(cases, run_lines(lines)):
+        want = set()
+        for m, o in legal_results(variant, {}, mine, opp, dice, first):
+            want.add((tuple(m[p] if m[p] else -o[p] for p in range(1, 25)), (m[25], o[25])))
+        assert result_set(answer) == want, (mine, opp, dice, first)
+        assert len(answer["legal"]) == len(want)
