@@ -61,6 +61,7 @@ class ZoneReader:
         self._dirty = 0                  # bitmap of zones to recount
         self._window = None
         self._toggled = False
+        self._masking = False            # some slot is masked
         self._changed = False
 
     def occupied(self, s):
@@ -82,11 +83,12 @@ class ZoneReader:
         if sc.faults is not None and sc.fault_changed:
             sc.fault_changed = False
             self._dirty_slots(sc.faults)
-        if self._window is None:
-            self._window = now
-        elif ticks_diff(now, self._window) >= self.chatter_ms:
-            self._window = now
-            self._end_window()
+        if self._toggled or self._masking:           # a chatter window is running
+            if self._window is None:
+                self._window = now
+            elif ticks_diff(now, self._window) >= self.chatter_ms:
+                self._window = now
+                self._end_window()
         if self._gapped:
             self._time_gaps(now)
         if self._dirty:
@@ -135,11 +137,10 @@ class ZoneReader:
         self._last_flip[s] = now
         if q >= self.chatter_count:
             self._bad[s >> 3] |= 1 << (s & 7)
+            self._masking = True
         self._quick[s] = q if q < 255 else 255
 
     def _end_window(self):
-        if not self._toggled and self._bad == self._none:
-            return          # quiet window, nothing masked: skip the per-slot passes
         self._toggled = False
         bad = self._bad
         toggles = self._toggles
@@ -157,6 +158,9 @@ class ZoneReader:
                 bit += 1
         for s in range(self.n):
             toggles[s] = 0
+        self._masking = self._bad != self._none
+        if not self._masking:
+            self._window = None                      # quiet: no window until the next flip
 
     def _time_gaps(self, now):
         g = self._gapped
@@ -180,6 +184,7 @@ class ZoneReader:
             if self.occupied(s):
                 if seen_empty:
                     bad[s >> 3] |= m
+                    self._masking = True
             else:
                 seen_empty = True
 
@@ -236,4 +241,5 @@ class ZoneReader:
         """Believe every slot again (after a repair or a recalibration)."""
         for b in range(self.nbytes):
             self._bad[b] = 0
+        self._masking = False
         self._dirty = (1 << ZONES) - 1
