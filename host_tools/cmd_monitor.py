@@ -10,7 +10,6 @@ import sys
 import threading
 import time
 
-from firmware.board.zonemap import zone_name
 from host_tools.serial_link import SerialLink, find_board_ports
 
 SIDES = ("White", "Black")
@@ -41,8 +40,8 @@ def describe(msg):
             return "%-8s %s %s/%s (die %s)%s" % (name, side, _where(msg["from"]), _where(msg["to"]),
                                                 msg.get("die"), " hit" if msg.get("hit") else "")
         if name in ("lift", "place") and "zone" in msg:
-            z = msg["zone"]
-            return "%-8s %s%s (%s there)" % (name, "k" if z < 24 else "", zone_name(z), msg.get("count"))
+            zone = str(msg["zone"])
+            return "%-8s %s%s (%s there)" % (name, "k" if zone.isdigit() else "", zone, msg.get("count"))
         if name == "roll":
             return "roll     %s rolls %s" % (side, "-".join(str(d) for d in msg.get("dice", [])))
         if name == "commit":

@@ -376,7 +376,7 @@ function whenSensed(kind, zone, timeoutMs = 2000) {
 function noteSensed(msg) {
   for (let i = sensedWaiters.length - 1; i >= 0; i--) {
     const w = sensedWaiters[i];
-    if (w.kind === msg.ev && w.zone === msg.zone) { sensedWaiters.splice(i, 1); w.resolve(true); }
+    if (w.kind === msg.ev && ZONE_NAMES[w.zone] === String(msg.zone)) { sensedWaiters.splice(i, 1); w.resolve(true); }
   }
 }
 
