@@ -291,6 +291,32 @@ def test_analog_drift_followed_then_recalibrated():
     assert hw.zones.counts[2] == 3 and hw.zones.colour[2] == 1
 
 
+def test_calibration_is_kept_across_a_reboot():
+    hw = _hw("analog")
+    sim = hw.sim
+    sim.drift(-300)                  # a board whose sensors all read 300 codes low
+    assert hw.calibrate_sensors(4)
+    base = hw.scanner.baseline[40]
+    hw2 = sim.reboot()
+    assert hw2.scanner.baseline[40] == base
+    _run(hw2, 300)
+    assert sum(hw2.zones.counts) == 0
+    sim.set_zone(9, 2, 1)
+    _run(hw2, 300)
+    assert hw2.zones.counts[9] == 2 and hw2.zones.colour[9] == 1
+    assert not _hw("digital").calibrate_sensors()
+
+
+def test_sim_frame_sets_slots():
+    hw = _hw("digital")
+    frame = bytearray(17)
+    frame[0] = 0b00000111            # slots 0-2: three checkers on k1
+    frame[16] = 0b00000010           # slot 129: tray off0's second slot
+    hw.sim.set_frame(frame)
+    _run(hw, 100)
+    assert hw.zones.counts[0] == 3 and hw.zones.counts[26] == 1 and sum(hw.zones.counts) == 4
+
+
 def test_analog_reading_at_threshold_does_not_flicker():
     hw = _hw("analog")
     sim = hw.sim

@@ -15,6 +15,7 @@ from firmware.drivers.zones import ZoneReader
 
 DESCRIPTION = "hardware/board.json"
 DATA_ROOT = "/data"
+CALIBRATION = "hall_calibration"     # analog front end: the sensors' baselines, in storage
 _SIO_GPIO_IN = 0xD0000004
 
 
@@ -76,8 +77,22 @@ class Hardware:
         self.buttons = Buttons(read_levels, cfg.buttons["debounce_ms"], cfg.buttons["long_ms"])
         self.dice = Dice(rosc_bit_source(mem32))
         self.storage = Storage(storage_root, fs)
+        if cfg.front_end == "analog":
+            saved = self.storage.read(CALIBRATION)
+            if saved is not None and len(saved) == 2 * cfg.n_slots:
+                scanner.load_calibration(saved)
         self.wdt = Watchdog(machine.WDT)
         self.buzzer = Buzzer(machine.PWM(Pin(pins["buzzer"])))
+
+
+    def calibrate_sensors(self, samples=16):
+        """Analog front end, board empty: measure every sensor's zero and keep it in storage."""
+        if self.config.front_end != "analog":
+            return False
+        self.scanner.calibrate(samples)
+        self.storage.write_atomic(CALIBRATION, self.scanner.calibration())
+        self.zones.clear_faults()
+        return True
 
 
 def build(sim=False, path=DESCRIPTION, front_end=None, world=None, storage_root=None,
