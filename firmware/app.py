@@ -7,7 +7,7 @@ import binascii
 
 from firmware.board.session import Session, P0, P1, MENU
 from firmware.board.ledview import LedView
-from firmware.board.tracker import SETTLED, ILLEGAL, MISMATCH
+from firmware.board.tracker import SETTLED, MISMATCH
 from firmware.board import protocol
 from firmware.board.zonemap import zone_name
 from firmware.drivers.buttons import BTN_P0, BTN_P1, BTN_MENU, LONG

@@ -497,3 +497,27 @@ def test_hit_and_lift_in_the_home_board_is_flagged_in_takhteh():
         assert s.tracker.state == ILLEGAL
     finally:
         board.close()
+
+
+def test_backgammon_cube_with_the_buttons():
+    board = VirtualBoard("backgammon")
+    try:
+        board.cmd("dice manual")
+        board.setup()
+        s = board.session
+        board.cmd("roll 5 1")
+        board.move(zone(board, 0, 13), zone(board, 0, 8), 0)
+        board.move(zone(board, 0, 24), zone(board, 0, 23), 0)
+        board.press("p0")
+        assert s.phase == "roll" and s.game.can_double(1)
+        m = board.mark()
+        board.press("menu")                  # Black doubles
+        assert s.phase == "doubled"
+        board.press("p0")                    # White takes
+        assert s.game.cube == 2 and s.game.cube_owner == 0 and s.phase == "roll"
+        assert [e["act"] for e in board.since(m, ev="cube")] == ["double", "take"]
+        assert board.cmd("roll 3 1")["t"] == "ok"
+        board.power_cut()
+        assert board.session.game.cube == 2 and board.session.game.dice == (3, 1)
+    finally:
+        board.close()

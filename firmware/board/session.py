@@ -11,8 +11,6 @@ read). Inputs: zone-count frames (``frame_in``), buttons (``press``), host comma
 import gc
 import sys
 
-_COLLECT = sys.implementation.name == "micropython"   # a host's collector is not the Pico's
-
 from firmware.rules.variants import get_rules
 from firmware.rules.position import Position
 from firmware.rules import game as gm
@@ -23,6 +21,8 @@ from firmware.board.journal import Journal
 P0 = 0
 P1 = 1
 MENU = 2
+
+_COLLECT = sys.implementation.name == "micropython"   # a host's collector is not the Pico's
 
 SETUP = "setup"          # board phase before the opening: the start position is being set up
 FLAGGED = "flagged"      # referee: an illegal turn awaits correction or condonation
@@ -190,12 +190,12 @@ class Session:
             if who == self.side and self.dice_mode == "auto":
                 self._roll(self.roll_die(), self.roll_die())
             elif who == MENU and game.can_double(self.side):
-                self.cube("double")
+                self._cube_button("double")
         elif ph == gm.DOUBLED:
             if who == 1 - self.side:
-                self.cube("take")
+                self._cube_button("take")
             elif who == MENU:
-                self.cube("drop")
+                self._cube_button("drop")
         elif ph == gm.MOVE or ph == FLAGGED:
             if who == self.side:
                 self._end_turn()
@@ -213,6 +213,12 @@ class Session:
         elif ph == MATCH_OVER:
             if who == MENU and long:
                 self.new_match()
+
+    def _cube_button(self, act):
+        try:
+            self.cube(act)
+        except ValueError as exc:
+            self.emit("ev", {"ev": "refused", "what": act, "reason": str(exc)})
 
     def manual_roll(self, a, b):
         """Dice entered by hand: the opening dice (White's, Black's) or the roll of the side to
