@@ -148,12 +148,16 @@ def choose_play(turn):
 
 
 TURNS_RECORDED = "nardy.state.record ? nardy.state.record.events.filter(e => e.k === 'turn').length : 0"
+EVENTS_RECORDED = "nardy.state.record ? nardy.state.record.events.length : 0"
 
 
 def play_turn(page, rules, zmap, st):
+    """Play the side to move's turn with drags, then press its button; waits for the commit."""
     pos = Position.parse(st["position"])
     side = st["turn"]
-    turn = Turn(rules, pos, tuple(st["dice"]))
+    record = page.evaluate("nardy.state.record")
+    first = not any(e["k"] == "turn" and e["side"] == side for e in record["events"])
+    turn = Turn(rules, pos, tuple(st["dice"]), first_turn=first)
     play = choose_play(turn)
     for src, dst, die, hit in play:
         if hit:       # the blot goes to its owner's bar first, as a player's hand does it
@@ -173,54 +177,55 @@ def play_turn(page, rules, zmap, st):
                              % (st["dice"], play, "\n".join(log)))
 
 
-RELEASE_CHECK = """
-import time, tempfile
-from firmware import sim
-sim.install()
-from firmware.drivers import board_config, hardware
-from firmware.sim.world import SimWorld
-world = SimWorld(board_config.load(hardware.DESCRIPTION), tempfile.mkdtemp(), realtime=True)
-world.press(0, 30)
-time.sleep(0.15)
-print((world.gpio_in() >> world.btn_base) & 1)
-"""
+def press_and_wait_for_record(page, button):
+    """A press that journals something (opening throw, roll, chosen doublet)."""
+    n = page.evaluate(EVENTS_RECORDED)
+    page.evaluate("(b) => nardy.press(b)", button)
+    page.wait_for_function("(n) => (%s) > n" % EVENTS_RECORDED, arg=n, timeout=10000)
 
 
-def simulated_buttons_release_in_real_time():
-    """True when a `sim press` on the real-time simulated board lets the button go again."""
-    out = subprocess.run([sys.executable, "-c", RELEASE_CHECK], cwd=REPO, capture_output=True,
-                         text=True, timeout=60)
-    return out.stdout.strip() == "1"
+def play_game(page, variant, stop_after_turns=None):
+    """A new game of ``variant`` set out and played through the page: to its end, or until
+    ``stop_after_turns`` turns are committed. Returns the record."""
+    rules = get_rules(variant)
+    zmap = ZoneMap(rules)
+    page.evaluate("(v) => nardy.newGame(v)", variant)
+    page.wait_for_function(
+        "(v) => nardy.state.status.variant === v && nardy.state.status.phase !== 'setup'"
+        " && nardy.state.stacks.flat().length === 30", arg=variant, timeout=10000)
+    for _ in range(3 * MAX_TURNS):
+        st = wait_for_phase(page, "opening", "roll", "doublet", "move", "over", "match_over")
+        done = page.evaluate(TURNS_RECORDED)
+        if st["phase"] in ("over", "match_over") or (stop_after_turns and done >= stop_after_turns):
+            return page.evaluate("nardy.state.record")
+        if st["phase"] == "opening":
+            press_and_wait_for_record(page, "p0")
+        elif st["phase"] in ("roll", "doublet"):     # roll (the cube was on offer) / confirm the doublet
+            press_and_wait_for_record(page, "p%d" % st["turn"])
+        else:
+            play_turn(page, rules, zmap, st)
+    raise AssertionError("no winner after %d turns" % MAX_TURNS)
 
 
 def test_a_whole_short_game_is_played_through_the_page(board_page):
-    if not simulated_buttons_release_in_real_time():
-        pytest.xfail("firmware/sim/world.py: in real time SimWorld.press() sets release_at from "
-                     "self.now (the offset) while ticks_ms() adds time.monotonic(), so a pressed "
-                     "button is never released: every later press of it is lost")
     page = board_page
-    rules = get_rules("short")
-    zmap = ZoneMap(rules)
-    page.evaluate("nardy.newGame('short')")
-    page.wait_for_function("nardy.state.stacks.flat().length === 30")
-    wait_for_phase(page, "opening")
-    for _ in range(MAX_TURNS):
-        st = wait_for_phase(page, "opening", "move", "over", "match_over")
-        if st["phase"] in ("over", "match_over"):
-            break
-        if st["phase"] == "opening":
-            n = page.evaluate("nardy.state.record.events.length")
-            page.evaluate("nardy.press('p0')")
-            page.wait_for_function("(n) => nardy.state.record.events.length > n", arg=n)
-            continue
-        play_turn(page, rules, zmap, st)
-    else:
-        raise AssertionError("no winner after %d turns" % MAX_TURNS)
-    page.wait_for_function("nardy.state.record.events.some(e => e.k === 'end')")
-    record = page.evaluate("nardy.state.record")
+    record = play_game(page, "short")
+    assert record["variant"] == "short"
     turns = [e for e in record["events"] if e["k"] == "turn"]
     assert len(turns) >= 14          # a short-nardy game needs at least 7 rolls a side
+    page.wait_for_function("nardy.state.record.events.some(e => e.k === 'end')")
     listed = page.locator("#record li").all_text_contents()
     assert any(" wins " in text for text in listed)
+    assert len(listed) >= len(turns)
     os.makedirs(ARTIFACTS, exist_ok=True)
     page.screenshot(path=os.path.join(ARTIFACTS, "virtual-board-game-over.png"))
+
+
+@pytest.mark.parametrize("variant", ["long", "persian", "jacquet", "matador", "backgammon"])
+def test_each_variant_is_chosen_set_out_and_played_from_the_page(board_page, variant):
+    page = board_page
+    record = play_game(page, variant, stop_after_turns=4)
+    assert record["variant"] == variant
+    assert page.locator("#variant").input_value() == variant
+    turns = [e for e in record["events"] if e["k"] == "turn"]
+    assert len(turns) >= 4 and {t["side"] for t in turns} == {0, 1}

@@ -222,10 +222,11 @@ class BoardHub:
         elif kind == "ev":
             self._note({"dir": "in", "line": msg})
             name = msg.get("ev")
-            if name in RECORD_EVENTS:
-                follow_up.append("export")
+            # status first: when the record arrives, the status is at least as new as it
             if name in POSITION_EVENTS:
                 follow_up.append("status")
+            if name in RECORD_EVENTS:
+                follow_up.append("export")
         else:
             self._note({"dir": "in", "line": msg})
         return follow_up
