@@ -175,8 +175,25 @@ def test_seal_detects_corruption():
     assert unseal(None) is None
 
 
-def _hw(front_end):
-    return hardware.build(sim=True, front_end=front_end)
+_WORLDS = []
+
+
+def _hw(front_end=None, **options):
+    hw = hardware.build(sim=True, front_end=front_end, **options)
+    if sys.implementation.name == "micropython":
+        _WORLDS.append(hw.sim.fs.root)      # CPython removes a world's folder by itself
+    return hw
+
+
+def _rmtree(path):
+    import os
+    for name in os.listdir(path):
+        p = path + "/" + name
+        try:
+            os.remove(p)
+        except OSError:
+            _rmtree(p)
+    os.rmdir(path)
 
 
 def _run(hw, ms, changes=None):
@@ -378,7 +395,7 @@ def test_led_limiter_scales_full_white():
 def test_led_pio_driver_shows_the_same_frame():
     frames = []
     for driver in ("neopixel", "pio"):
-        hw = hardware.build(sim=True, led_driver=driver)
+        hw = _hw(led_driver=driver)
         hw.leds.zone(5, 0x00FF00)
         hw.leds.die(0, 3, 0xFFFFFF)
         for i in range(hw.leds.n):
@@ -418,7 +435,7 @@ def test_storage_power_cut_leaves_old_or_new():
     old = b"old record " * 20
     new = b"NEW RECORD!" * 23
     hw.storage.write_atomic("game", old)
-    for cut in range(0, len(new) + 3, 7):
+    for cut in range(0, len(new) + 3):      # every byte, and the rename
         hw.sim.power_cut(after_bytes=cut)
         try:
             hw.storage.write_atomic("game", new)
@@ -480,7 +497,7 @@ def test_realtime_world_releases_a_press():
     import time
     cfg = board_config.load(hardware.DESCRIPTION)
     world = SimWorld(cfg, realtime=True)
-    hw = hardware.build(sim=True, world=world)
+    hw = _hw(world=world)
     world.press("p0", 30)
     events = []
     end = world.clock() + 200
@@ -495,8 +512,12 @@ def test_realtime_world_releases_a_press():
 
 def _main():
     names = sorted(k for k in globals() if k.startswith("test_"))
-    for name in names:
-        globals()[name]()
+    try:
+        for name in names:
+            globals()[name]()
+    finally:
+        for path in _WORLDS:
+            _rmtree(path)
     print("ok", len(names))
 
 

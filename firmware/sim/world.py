@@ -29,17 +29,24 @@ class _MachineView:
         self.mem32 = sim_machine.Mem32(world)
 
 
-def _temp_dir():
-    base = "/tmp"
-    for i in range(1000):
-        name = base + "/nardy-sim-%d-%d" % (os.getpid() if hasattr(os, "getpid") else 0,
-                                            int.from_bytes(os.urandom(3), "little") + i)
-        try:
-            os.mkdir(name)
-            return name
-        except OSError:
-            pass
-    raise OSError("no temp dir")
+def _temp_dir(world):
+    """A fresh folder for a world's flash; on CPython it is removed with the world."""
+    try:
+        import shutil
+        import tempfile
+        import weakref
+    except ImportError:        # MicroPython: a name under /tmp, left for the caller to remove
+        for i in range(1000):
+            name = "/tmp/nardy-sim-mp-%d" % (int.from_bytes(os.urandom(3), "little") + i)
+            try:
+                os.mkdir(name)
+                return name
+            except OSError:
+                pass
+        raise OSError("no temp dir")
+    name = tempfile.mkdtemp(prefix="nardy-sim-")
+    weakref.finalize(world, shutil.rmtree, name, True)
+    return name
 
 
 class SimWorld:
@@ -69,7 +76,7 @@ class SimWorld:
         self._lcg = 12345
         self._rbits = b""
         self._rpos = 0
-        self.fs = SimFlash(storage_root or _temp_dir())
+        self.fs = SimFlash(storage_root or _temp_dir(self))
         try:
             self.fs.mkdir("/")
         except OSError:
