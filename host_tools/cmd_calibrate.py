@@ -3,8 +3,9 @@
 The board's app is interrupted (mpremote's raw REPL), the firmware's own scanner reads each slot
 (``hw.scanner.read_code``), and the host asks you to take the checkers off, then to put White
 checkers (north pole up) and Black ones (south pole up) on the slots of one zone after another.
-Stored on the board (where ``hw.storage`` keeps its files, /data): ``calibration``, the empty-slot baselines in
-the scanner's own format (``AnalogScanner.load_calibration``), and ``calibration.json``, per slot
+Stored on the board where ``hw.storage`` keeps its files (/data): the empty-slot baselines under the
+name the firmware loads at start-up (``hardware.CALIBRATION``, the scanner's own format), and the
+same name + ``.json``, per slot
 the three levels, the two thresholds half-way between empty and each colour, and the slots whose
 magnets move their sensor too little for the firmware's fixed band (``analog.on_codes``).
 """
@@ -50,8 +51,8 @@ try:
     os.mkdir(_hwmod.DATA_ROOT)
 except OSError:
     pass
-_put('calibration', %(baselines)r)
-_put('calibration.json', %(report)r)
+_put(_hwmod.CALIBRATION, %(baselines)r)
+_put(_hwmod.CALIBRATION + '.json', %(report)r)
 _sc.load_calibration(%(baselines)r)
 print('stored')
 """
@@ -168,7 +169,7 @@ def main(argv):
         except ValueError:
             print("calibrate: zones are 1..24, bar0, bar1, off0, off1", file=sys.stderr)
             return 2
-    from mpremote.transport import TransportError
+    from mpremote.transport import TransportError, TransportExecError
     from mpremote.transport_serial import SerialTransport
     try:
         transport = SerialTransport(port, baudrate=115200)
@@ -183,6 +184,11 @@ def main(argv):
         return 0
     except CalibrationError as exc:
         print("calibrate: %s" % exc, file=sys.stderr)
+        return 1
+    except TransportExecError as exc:
+        lines = exc.error_output.strip().splitlines()
+        print("calibrate: the board's firmware could not sample its sensors: %s"
+              % (lines[-1] if lines else exc), file=sys.stderr)
         return 1
     except (TransportError, KeyboardInterrupt) as exc:
         print("calibrate: stopped: %s" % exc, file=sys.stderr)

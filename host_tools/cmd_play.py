@@ -34,6 +34,8 @@ def parse_args(argv):
     p.add_argument("--http-port", type=int, default=DEFAULT_HTTP_PORT,
                    help="port of the page (default %d; 0 = any free port)" % DEFAULT_HTTP_PORT)
     p.add_argument("--no-browser", action="store_true", help="print the address, do not open a browser")
+    p.add_argument("--no-setup", action="store_true",
+                   help="virtual board: start with no checkers out (the page's button sets them out)")
     return p.parse_args(argv)
 
 
@@ -75,6 +77,8 @@ def main(argv):
     except OSError as exc:
         print("cannot reach the %s: %s" % (link.describe(), exc), file=sys.stderr)
         return 1
+    if hub.mode == "sim" and not args.no_setup:
+        hub.page_action({"do": "setup"})       # the checkers stand as the game has them
     server = bind_server(hub, args.host, args.http_port)
     server.serve_in_thread()
     print("The %s is on %s" % (link.describe(), server.url))

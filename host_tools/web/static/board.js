@@ -199,7 +199,11 @@ function renderStatus() {
   if (s.phase === "move") line += ` · ${who} to play ${s.dice.join("-")} (left: ${s.dice_left.join(" ") || "none"})`;
   else if (s.phase === "roll") line += ` · ${who} to roll`;
   else if (s.phase === "setup") line += " · set out the checkers";
-  else if (s.phase === "opening") line += " · press a button for the opening roll";
+  else if (s.phase === "opening") line += s.dice_mode === "manual" ? " · enter the opening throw" : " · press a player's button for the opening throw";
+  else if (s.phase === "doublet") line += ` · ${who}: choose the doublet (Menu changes it, your button confirms)`;
+  else if (s.phase === "doubled") line += ` · ${SIDE_NAME[1 - s.turn]}: take (your button) or drop (Menu)`;
+  else if (s.phase === "flagged") line += ` · ${who}'s turn is illegal: correct it`;
+  else if (s.phase === "over") line += " · press a player's button for the next game";
   $("status-line").textContent = line;
   $("score-line").textContent = `score ${s.score[0]}–${s.score[1]}` + (s.match_to > 1 ? ` (match to ${s.match_to})` : "") + ` · game ${s.game} · ${s.mode}, dice ${s.dice_mode}`;
   $("variant").value = s.variant;
