@@ -70,6 +70,9 @@ class Turn:
         self.locks = 0
         self.six = rules.six_block
         self.six_each = self.six and rules.block_check_each_step()
+        # canonical order (sources never increase) is complete unless the order of the steps
+        # matters for a rule judged after every step
+        self.canon = self.double and not self.six_each
         self.used = 0          # non-doubles: bit 0 = higher die used, bit 1 = lower die used
         self.stack = []        # one int per step: src | die<<5 | dst<<8 | hit<<13 | locks_before<<14
         self.need_die = 0
@@ -77,33 +80,39 @@ class Turn:
 
     # -- state -----------------------------------------------------------------------------
     def _load(self, pos):
+        """Fill the mover's view in one pass: counts, bitmasks of occupied and open points."""
         me = pos.turn * SIDE
         op = (1 - pos.turn) * SIDE
         b = pos.board
         x = self.rules.xlat
+        blk = self.rules.block
         mine = self.mine
         opp = self.opp
-        for q in range(SIDE):
-            mine[q] = b[me + q]
-            opp[q] = b[op + x[q]]
-        out = 0
-        for q in range(7, SIDE):
-            out += mine[q]
-        self.outside = out
-        occ = 0
-        own = 0
-        for q in range(1, 25):
-            if mine[q]:
-                occ |= 1 << (q - 1)
-            if opp[q]:
-                own |= 1 << (x[q] - 1)
-        self.opp_own = own
         src = 0
+        own = 0
+        opened = 0
+        out = 0
         for q in range(1, SIDE):
-            if mine[q]:
+            n = b[me + q]
+            mine[q] = n
+            o = b[op + x[q]]
+            opp[q] = o
+            if n:
                 src |= 1 << q
+                if q >= 7:
+                    out += n
+            if q < 25:
+                if o < blk:
+                    opened |= 1 << q
+                if o:
+                    own |= 1 << (x[q] - 1)
+        mine[0] = b[me]
+        opp[0] = b[op]
         self.src = src
-        self.w0 = _windows(self._occ_for_opp(occ))
+        self.outside = out
+        self.opp_own = own                     # opposing checkers, in the opponent's own pips
+        self.opened = opened                   # points 1..24 a checker may land on
+        self.w0 = _windows(self._occ_for_opp((src >> 1) & _MASK24))
 
     def _occ_for_opp(self, m):
         """The mover's occupied points as a mask in the opponent's own pips (long geometry)."""
@@ -234,20 +243,20 @@ class Turn:
         best = depth if (not self.six or self._six_ok()) else -1
         if depth == self.ndice:
             return best
-        mine = self.mine
         full = self.ndice
         for d in self._next_dice():
-            s = top
-            while s > 0:
-                if mine[s] and self._legal(s, d):
-                    self._make(s, d)
-                    r = self._best(depth + 1, s if self.double else _BAR)
-                    self._unmake()
-                    if r > best:
-                        best = r
-                        if best == full:
-                            return best
-                s -= 1
+            cand = self._sources(top, d)
+            while cand:
+                low = cand & -cand
+                cand ^= low
+                s = _BITPOS[low]
+                self._make(s, d)
+                r = self._best(depth + 1, s if self.canon else _BAR)
+                self._unmake()
+                if r > best:
+                    best = r
+                    if best == full:
+                        return best
         return best
 
     def _accept(self, depth):
@@ -261,19 +270,20 @@ class Turn:
         return True
 
     def _completable(self, depth, top):
+        """Can the play so far be completed into a whole legal play?"""
         if depth == self.max_steps:
             return self._accept(depth)
-        mine = self.mine
         for d in self._next_dice():
-            s = top
-            while s > 0:
-                if mine[s] and self._legal(s, d):
-                    self._make(s, d)
-                    ok = self._completable(depth + 1, s if self.double else _BAR)
-                    self._unmake()
-                    if ok:
-                        return True
-                s -= 1
+            cand = self._sources(top, d)
+            while cand:
+                low = cand & -cand
+                cand ^= low
+                s = _BITPOS[low]
+                self._make(s, d)
+                ok = self._completable(depth + 1, s if self.canon else _BAR)
+                self._unmake()
+                if ok:
+                    return True
         return False
 
     def _settle(self):
@@ -306,15 +316,11 @@ class Turn:
                 self.need_die = self.hi
 
     def _has_single(self, d):
-        mine = self.mine
-        for s in range(_BAR, 0, -1):
-            if mine[s] and self._legal(s, d):
-                self._make(s, d)
-                ok = not self.six or self._six_ok()
-                self._unmake()
-                if ok:
-                    return True
-        return False
+        """Is there a one-step candidate play with die d?"""
+        cand = self._sources(_BAR, d)
+        if self.six:
+            cand = self._six_leaves(cand, d)
+        return cand != 0
 
     # -- public: the play in progress --------------------------------------------------------------
     def dice_left(self):
@@ -416,57 +422,33 @@ class Turn:
         if self.max_steps == 0:
             return out
         saved = self._rewind()
-        if self.double:
-            self._land, self._bear = self._landing(self.hi)
+        if self.double and not self.canon:
+            self._doubles_any_order(0, out, set())
+        elif self.double:
             self._doubles(1, _BAR, self.max_steps, out)       # count bits = max_steps
         else:
             self._pairs(out)
         self._replay(saved)
         return out
 
-    def _landing(self, d):
-        """Masks of source pips (bit = pip) for a die of d: steps landing on an open point,
-        and steps that would bear off (legal only in the right position)."""
-        opp = self.opp
-        blk = self.blk
-        land = 0
-        bear = 0
-        for s in range(1, SIDE):
-            t = s - d
-            if t >= 1:
-                if opp[t] < blk:
-                    land |= 1 << s
-            else:
-                bear |= 1 << s
-        return land, bear
-
-    def _forbidden(self):
-        """Bitmask of source pips no step may leave now (bar first, head, hit-and-lift lock)."""
-        f = 0
-        if self.mine[_BAR]:
-            f = 0x1FFFFFE                      # every pip but the bar
-        if self.head_on and self.head_moved >= self.head_limit:
-            f |= 1 << 24
-        if self.lock_on:
-            f |= self.locks
-        return f
-
-    def _sources(self, top, d, land_mask, bear_mask):
-        """Bitmask of the sources a step of d may leave now, among pips <= top, given the
-        masks of sources whose step lands on an open point or would bear off (_landing)."""
+    def _sources(self, top, d):
+        """Bitmask of the pips (<= top) a step of d may leave now: landing on an open point, or
+        bearing off when the rules allow; never a point the bar, head or lock rule holds."""
         f = 0x1FFFFFE if self.mine[_BAR] else 0      # a checker on the bar enters first
         if self.head_on and self.head_moved >= self.head_limit:
             f |= 1 << 24
         if self.lock_on:
             f |= self.locks
         allowed = self.src & ~f & ((2 << top) - 2)
-        land = allowed & land_mask
-        bear = allowed & bear_mask
+        land = allowed & (self.opened << d)
+        bear = allowed & ((2 << d) - 2)
         while bear:                                  # at most six sources; the rules decide
             low = bear & -bear
             bear ^= low
             if self._legal(_BITPOS[low], d):
                 land |= low
+        if self.six_each:
+            land = self._six_leaves(land, d)
         return land
 
     def _doubles(self, depth, top, prefix, out):
@@ -475,7 +457,7 @@ class Turn:
         ``prefix`` is the packed play so far (see plays_packed), its count already the final one."""
         d = self.hi
         shift = 4 + 5 * (depth - 1)
-        land = self._sources(top, d, self._land, self._bear)
+        land = self._sources(top, d)
         last = depth + 1 == self.max_steps
         if depth == self.max_steps:                  # only when one step is all that plays
             if self.six:
@@ -490,8 +472,6 @@ class Turn:
             return
         mine = self.mine
         opp = self.opp
-        if self.six_each:
-            land = self._six_leaves(land, d)
         while land:
             low = land & -land
             land ^= low
@@ -519,13 +499,15 @@ class Turn:
                 self.head_moved += 1
             p = prefix | (s << shift)
             if last:                                 # the leaves, inline
-                leaves = self._sources(s, d, self._land, self._bear)
+                leaves = self._sources(s, d)
                 if self.six:
                     leaves = self._six_leaves(leaves, d)
                 if out is None:                      # counting only
+                    n = 0
                     while leaves:
                         leaves &= leaves - 1
-                        self._n += 1
+                        n += 1
+                    self._n += n
                 else:
                     sh = shift + 5
                     while leaves:
@@ -547,22 +529,47 @@ class Turn:
             mine[t] -= 1
             mine[s] += 1
 
+    def _doubles_any_order(self, depth, out, seen):
+        """Doubles when the order of the steps matters (block_check=every_step): every order,
+        de-duplicated by the multiset of sources, which fixes the final position."""
+        if depth == self.max_steps:
+            if self._accept(depth):
+                srcs = sorted(e & 31 for e in self.stack)
+                key = 0
+                for q in srcs:
+                    key = (key << 5) | q
+                if key not in seen:
+                    seen.add(key)
+                    p = depth
+                    shift = 4
+                    for e in self.stack:
+                        p |= (e & 31) << shift
+                        shift += 5
+                    out.append(p)
+            return
+        d = self.hi
+        cand = self._sources(_BAR, d)
+        while cand:
+            low = cand & -cand
+            cand ^= low
+            s = _BITPOS[low]
+            self._make(s, d)
+            self._doubles_any_order(depth + 1, out, seen)
+            self._unmake()
+
     def _pairs(self, out):
         """Fast enumeration of a non-double with no whole-play rule: both orders, the second
         step recorded unmade, duplicates removed by the exact change key."""
         seen = set()
         m = self.max_steps
         need = self.need_die
-        masks = {self.hi: self._landing(self.hi), self.lo: self._landing(self.lo)}
         opp = self.opp
         hitting = self.blk == 2
         for first, second in ((self.hi, self.lo), (self.lo, self.hi)):
             if m == 1 and need and first != need:
                 continue
-            land1, bear1 = masks[first]
-            land2, bear2 = masks[second]
-            firsts = self._sources(_BAR, first, land1, bear1)
-            if (m == 1 and self.six) or self.six_each:
+            firsts = self._sources(_BAR, first)
+            if m == 1 and self.six:
                 firsts = self._six_leaves(firsts, first)
             lo_first = 8 if first == self.lo else 0
             while firsts:
@@ -578,7 +585,7 @@ class Turn:
                         out.append(1 | lo_first | (s1 << 4))
                     continue
                 self._make(s1, first)
-                seconds = self._sources(_BAR, second, land2, bear2)
+                seconds = self._sources(_BAR, second)
                 if self.six:
                     seconds = self._six_leaves(seconds, second)
                 while seconds:
@@ -597,10 +604,9 @@ class Turn:
         """How many distinct legal plays the roll has (doubles: counted without storing them)."""
         if self.max_steps == 0:
             return 0
-        if not self.double:
+        if not self.canon:
             return len(self.plays_packed())
         saved = self._rewind()
-        self._land, self._bear = self._landing(self.hi)
         self._n = 0
         self._doubles(1, _BAR, self.max_steps, None)
         self._replay(saved)
@@ -726,7 +732,11 @@ class Turn:
         """Step sequences (ignoring every rule but the dice) that turn the start into fm/fo."""
         if self.double:
             seq = self._flow(fm)
-            return [seq] if seq is not None else []
+            if seq is None:
+                return []
+            if self.canon:
+                return [seq]
+            return _orders(seq)
         found = []
         self._loose(fm, fo, found)
         return found
@@ -859,6 +869,19 @@ def _change_key(s1, t1, h1, s2, t2, h2):
     if hb < ha:
         ha, hb = hb, ha
     return r1 | (r2 << 5) | (a1 << 10) | (a2 << 15) | (ha << 20) | (hb << 25)
+
+
+def _orders(seq):
+    """Every distinct ordering of a short step list (at most 4! = 24)."""
+    if len(seq) <= 1:
+        return [list(seq)]
+    out = []
+    for i in range(len(seq)):
+        if seq[i] in seq[:i]:
+            continue
+        for rest in _orders(seq[:i] + seq[i + 1:]):
+            out.append([seq[i]] + rest)
+    return out
 
 
 def _reason_rank(why):
