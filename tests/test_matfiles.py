@@ -5,6 +5,7 @@ import functools
 import json
 import random
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -426,7 +427,7 @@ def test_replay_command_json_and_exit_status(tmp_path):
 
 # -- GNU Backgammon as the oracle for mutated files -----------------------------------------
 
-GNUBG = "/usr/games/gnubg"
+GNUBG = shutil.which("gnubg") or "/usr/games/gnubg"
 
 
 def gnubg_invalid_moves(path):
@@ -555,3 +556,32 @@ def test_gnubg_oracle_soak(tmp_path):
         assert gnubg_invalid_moves(path) == [], path
     n, rejected = _gnubg_oracle(FILES, per_file=3, seed=9, tmp_path=tmp_path, use_import=True)
     assert n >= 200 and rejected >= 80
+
+
+def _plays_against_gnubg(files):
+    """Every play the replay accepts leads to a position gnubg's move generator reaches."""
+    from test_gnubg_agreement import gnubg_finals
+    cases = []
+    for path in files:
+        def watch(action, before, after, reason):
+            assert reason is None, (path.name, action["line"], reason)
+            side = action["player"]
+            own, opp = _board_pair(before, side)
+            cases.append(((path.name, action["line"]), ("mat", list(own), list(opp), action["dice"]),
+                          _board_pair(after, side)))
+        replay_match(_parsed(path), watch=watch)
+    finals, _ = gnubg_finals([c[1] for c in cases])
+    for (where, case, after), legal in zip(cases, finals):
+        assert after in legal, where
+    return len(cases)
+
+
+@needs_games
+def test_replayed_plays_are_gnubg_plays():
+    assert _plays_against_gnubg(FILES[:2]) > 300
+
+
+@pytest.mark.soak
+@needs_games
+def test_every_replayed_play_is_a_gnubg_play():
+    assert _plays_against_gnubg(FILES) > 26000
