@@ -124,6 +124,8 @@ def test_page_loads_and_a_mouse_drag_reaches_the_firmware(board_page):
                            arg=expected, timeout=10000)
     lit_leds = page.locator(".led[data-zone='%d']:not([data-rgb='000000'])" % zmap.zone(side, dst))
     assert lit_leds.count() == page.evaluate("(z) => nardy.state.board.leds.zones[z][1]", zmap.zone(side, dst))
+    os.makedirs(ARTIFACTS, exist_ok=True)
+    page.screenshot(path=os.path.join(ARTIFACTS, "virtual-board-lifted.png"))
     x2, y2 = zone_centre(page, zmap.zone(side, dst))
     page.mouse.move((x + x2) / 2, (y + y2) / 2, steps=4)
     page.mouse.move(x2, y2, steps=4)
