@@ -226,7 +226,10 @@ def deploy(port, root=REPO_ROOT, dry_run=False, reset=True, out=sys.stdout):
     except TransportError as exc:
         raise DeployError("the board on %s stopped answering: %s" % (port, exc))
     finally:
-        transport.close()
+        try:
+            transport.close()
+        except OSError:          # a board that reset has already left the USB bus
+            pass
 
 
 def main(argv):

@@ -29,9 +29,11 @@ def wait_until(predicate, timeout=10.0, what="condition"):
     raise AssertionError("timed out waiting for " + what)
 
 
-@pytest.fixture
-def sim_hub(tmp_path):
-    hub = BoardHub(FirmwareProcess(flash_dir=str(tmp_path))).start()
+@pytest.fixture(params=[pytest.param(False, id="cpython"),
+                        pytest.param(True, id="micropython", marks=pytest.mark.micropython)])
+def sim_hub(request, tmp_path):
+    """The firmware on the simulated board, on CPython or under the MicroPython unix port."""
+    hub = BoardHub(FirmwareProcess(micropython=request.param, flash_dir=str(tmp_path))).start()
     wait_until(lambda: hub.status, what="the first status")
     yield hub
     hub.close()
