@@ -450,6 +450,25 @@ def test_storage_power_cut_leaves_old_or_new():
             hw.storage.write_atomic("game", old)
 
 
+def test_storage_on_the_boards_own_filesystem():
+    # the board's path: fs=None means the os module and the built-in open (os has no open)
+    import os
+    from firmware.drivers.storage import Storage
+    root = "/tmp/nardy-storage-%d" % int.from_bytes(os.urandom(3), "little")
+    st = Storage(root)
+    try:
+        assert st.read("a") is None
+        st.write_atomic("a", b"one")
+        st.write_atomic("a", b"two")
+        assert st.read("a") == b"two" and st.names() == ["a"]
+        st.remove("a")
+        assert st.read("a") is None
+    finally:
+        for name in os.listdir(root):
+            os.remove(root + "/" + name)
+        os.rmdir(root)
+
+
 def test_power_cut_darkens_strip_and_refuses_writes():
     hw = _hw("digital")
     hw.leds.zone(0, 0xFFFFFF)

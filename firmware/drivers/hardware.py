@@ -113,7 +113,6 @@ def build(sim=False, path=DESCRIPTION, front_end=None, world=None, storage_root=
                         DATA_ROOT, world)
     import machine
     import neopixel
-    import os
     import rp2
     import time
-    return Hardware(cfg, machine, neopixel, rp2, os, time.ticks_ms, storage_root or DATA_ROOT)
+    return Hardware(cfg, machine, neopixel, rp2, None, time.ticks_ms, storage_root or DATA_ROOT)

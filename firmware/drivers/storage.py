@@ -13,9 +13,13 @@ TMP = ".tmp"
 
 
 class Storage:
-    """Named blobs under ``root``; ``fs`` is the os module (or the simulator's flash)."""
+    """Named blobs under ``root``; ``fs`` is the simulator's flash, or None for the board's own
+    filesystem (the os module, with the built-in open)."""
 
-    def __init__(self, root, fs):
+    def __init__(self, root, fs=None):
+        if fs is None:
+            import os
+            fs = _OsFiles(os)
         self.root = root
         self.fs = fs
         try:
@@ -59,6 +63,20 @@ class Storage:
             return [n for n in self.fs.listdir(self.root) if not n.endswith(TMP)]
         except OSError:
             return []
+
+
+class _OsFiles:
+    """The os module plus the built-in open, in the shape of the simulator's flash."""
+
+    def __init__(self, os):
+        self.mkdir = os.mkdir
+        self.rename = os.rename
+        self.remove = os.remove
+        self.listdir = os.listdir
+        self.stat = os.stat
+
+    def open(self, path, mode="r"):
+        return open(path, mode)
 
 
 def checksum(data):
