@@ -91,6 +91,7 @@ class App:
                 gc.collect()     # hands are free: collect now, so no collection falls mid-lift
         else:
             self._render(now, self.dirty)
+            self.session.tracker.prepare()    # idle: ready the next lift's destinations
         hw.wdt.feed()
 
     def _render(self, now, force):

@@ -24,6 +24,13 @@ HAND_MISSING = 3   # up to two own checkers in the air plus a lifted blot
 HAND_EXTRA = 2
 
 
+def _push(turn, pip, die):
+    """Play a step ``turn.targets`` has just offered (push() would search its legality again);
+    returns 1 when it hits."""
+    turn._make(pip, die)
+    return (turn.stack[-1] >> 13) & 1
+
+
 class Tracker:
     """Follows one side's turn (or a fixed position) from debounced zone counts."""
 
@@ -46,6 +53,11 @@ class Tracker:
         self.n_missing = 0
         self.n_extra = 0
         self.events = []    # ("step"|"undo", (src, dst, die, hit)) since the last drain
+        self.gen = 0        # bumped whenever the tracked turn changes
+        self.reach_lit = [0] * 26   # per pip: zones its checker may reach (this gen)
+        self.reach_hit = [0] * 26   # per pip: those that hit
+        self.reach_done = 0         # bitmap of pips whose reach is known for reach_gen
+        self.reach_gen = -1
         self.touched = 0    # bitmap: zones whose count changed since the turn began
         self.faults = 0     # bitmap: zones with a sensor the zone reader does not believe
         self.ambiguous = 0  # plays the last turn-end frame fits equally (full points hide them)
@@ -57,6 +69,7 @@ class Tracker:
         ``restored``: the hands may have worked while the board was off, so a hit may be read on
         any zone (otherwise only where the sensors saw the count change)."""
         self.turn = turn
+        self.gen += 1
         self.touched = (1 << ZONES) - 1 if restored else 0
         if turn is not None:
             self.side = turn.side
@@ -65,6 +78,7 @@ class Tracker:
         self._cache = -1
 
     def _refresh_expected(self):
+        self.gen += 1
         self.zmap.expected(self.turn.position().board, self.exp)
 
     # -- frames ---------------------------------------------------------------------------------
@@ -321,7 +335,7 @@ class Tracker:
             if c < f[z] and not (self.faults >> z) & 1:
                 continue      # the frame still shows this checker where it was
             for dst, die in turn.targets(pip):
-                hit = turn.push(pip, die)
+                hit = _push(turn, pip, die)
                 if hit and not ((self.touched | self.faults) >> zone_of[base + dst]) & 1:
                     turn.pop()        # a blot the hands never touched was not hit
                     continue
@@ -362,17 +376,22 @@ class Tracker:
                 z = zone_of[base + pip]
                 if (missing >> z) & 1:
                     lifted |= 1 << z
-        key = lifted | (len(turn.stack) << ZONES)
+        key = lifted | (self.gen << ZONES)
         if key != self._cache:
             self._cache = key
             self.lifted = lifted
-            self.lit = self.hitlit = self.back = 0
+            lit = hitlit = back = 0
             for pip in range(25, 0, -1):
                 if mine[pip] and (lifted >> zone_of[base + pip]) & 1:
-                    self._reach(pip)
+                    self._know(pip)
+                    lit |= self.reach_lit[pip]
+                    hitlit |= self.reach_hit[pip]
             for src, dst, die, hit in turn.steps:
                 if (lifted >> zone_of[base + dst]) & 1:
-                    self.back |= 1 << zone_of[base + src]
+                    back |= 1 << zone_of[base + src]
+            self.lit = lit
+            self.hitlit = hitlit
+            self.back = back
         allowed = self.lit | self.back | (1 << (BAR_ZONE + 1 - self.side))
         self.flash = self.extra & ~allowed
         if self.n_missing > HAND_MISSING or self.n_extra > HAND_EXTRA:
@@ -382,17 +401,44 @@ class Tracker:
         else:
             self.state = HANDS
 
+    def _know(self, pip):
+        """Make sure the reach of the checker on ``pip`` is known for this state of the turn."""
+        if self.reach_gen != self.gen:
+            self.reach_gen = self.gen
+            self.reach_done = 0
+        if not (self.reach_done >> pip) & 1:
+            self._lit = self._hit = 0
+            self._reach(pip)
+            self.reach_lit[pip] = self._lit
+            self.reach_hit[pip] = self._hit
+            self.reach_done |= 1 << pip
+
+    def prepare(self):
+        """Idle work while the hands are free: learn the reach of one more checker, so that a
+        lift only looks it up. Returns True while there is more to learn."""
+        turn = self.turn
+        if turn is None or self.state != SETTLED:
+            return False
+        if self.reach_gen != self.gen:
+            self.reach_gen = self.gen
+            self.reach_done = 0
+        mine = turn.mine
+        for pip in range(25, 0, -1):
+            if mine[pip] and not (self.reach_done >> pip) & 1:
+                self._know(pip)
+                return True
+        return False
+
     def _reach(self, pip):
-        """Light every zone the checker on ``pip`` may reach with the dice left."""
+        """Every zone the checker on ``pip`` may reach with the dice left (into _lit/_hit)."""
         turn = self.turn
         zone_of = self.zmap.zone_of
         base = self.side * 26
         for dst, die in turn.targets(pip):
             z = zone_of[base + dst]
-            self.lit |= 1 << z
-            hit = turn.push(pip, die)
-            if hit:
-                self.hitlit |= 1 << z
+            self._lit |= 1 << z
+            if _push(turn, pip, die):
+                self._hit |= 1 << z
             if dst:
                 self._reach(dst)
             turn.pop()
