@@ -6,6 +6,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -231,3 +232,34 @@ def test_each_variant_is_chosen_set_out_and_played_from_the_page(board_page, var
     assert page.locator("#variant").input_value() == variant
     turns = [e for e in record["events"] if e["k"] == "turn"]
     assert len(turns) >= 4 and {t["side"] for t in turns} == {0, 1}
+
+
+@pytest.mark.micropython
+def test_live_view_follows_a_board_on_a_serial_port(browser, fake_board, tmp_path):
+    from test_web_hub import BOARD_MAIN      # a board that says hello, answers status and export
+    with open(os.path.join(fake_board.root, "main.py"), "w") as f:
+        f.write(BOARD_MAIN)
+    mpremote = os.path.join(os.path.dirname(sys.executable), "mpremote")
+    subprocess.run([mpremote, "connect", fake_board.port, "reset"], check=True, timeout=60)
+    deadline = time.monotonic() + 10
+    while fake_board.hard_resets < 1:
+        assert time.monotonic() < deadline, "the board did not reset"
+        time.sleep(0.05)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "host_tools", "play", "--port", fake_board.port, "--no-browser",
+         "--http-port", "0"], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    first = proc.stdout.readline()
+    page = browser.new_page(viewport={"width": 1500, "height": 950})
+    try:
+        assert "board on " + fake_board.port in first, first
+        page.goto(re.search(r"http://\S+", first).group(0))
+        page.wait_for_function("window.nardy && nardy.ready && nardy.state.status !== null")
+        assert page.evaluate("document.body.classList.contains('live')")
+        assert not page.locator("#setup").is_visible()
+        page.wait_for_function("nardy.state.stacks.flat().length === 30")
+        assert page.locator("#board text.count").all_text_contents() == ["15", "15"]
+        page.wait_for_function("document.querySelectorAll('#record li').length === 3")
+        assert "long" in page.locator("#status-line").text_content()
+    finally:
+        page.close()
+        stop_play(proc)

@@ -128,11 +128,23 @@ def test_page_server_serves_page_board_and_a_snapshot_stream(sim_hub):
 
 
 BOARD_MAIN = """
-import sys
+import sys, time
+turns = 0
 print('{"t": "hello", "fw": "test", "variant": "long", "hw": "rp2040"}')
 while True:
     line = sys.stdin.readline().strip()
-    if line == "status":
+    if line == "export":
+        events = ",".join('{"k": "turn", "side": %d, "dice": [6, 5], "steps": [], "seal": "%d"}'
+                          % (i % 2, i) for i in range(turns))
+        print('{"t": "record", "format": "nardy-record/1", "variant": "long", "events": [%s], '
+              '"head": "%d"}' % (events, turns))
+        print('{"t": "ok", "cmd": "export"}')
+        if turns < 3:             # the players go on: another turn is committed
+            time.sleep(0.05)
+            turns += 1
+            print('{"t": "ev", "ev": "commit", "side": %d, "n": %d, "steps": [], "seal": "%d"}'
+                  % ((turns - 1) % 2, turns, turns))
+    elif line == "status":
         print('{"t": "status", "variant": "long", "phase": "move", "turn": 0, "dice": [6, 5], '
               '"dice_left": [6, 5], "position": "white 24:15; black 24:15; white to move", '
               '"score": [0, 0], "match_to": 1, "mode": "guide", "dice_mode": "auto"}')
@@ -157,5 +169,8 @@ def test_live_view_over_a_serial_port_shows_the_board_and_refuses_hands(tmp_path
             assert sorted(len(s) for s in view if s) == [15, 15]
             refused = hub.page_action({"do": "lift", "zone": 23}).wait()
             assert refused["t"] == "err" and "watches" in refused["msg"]
+            # the record grows as turns are committed on the board
+            wait_until(lambda: hub.record and len(hub.record["events"]) == 3, what="3 turns")
+            assert [e["seal"] for e in hub.record["events"]] == ["0", "1", "2"]
         finally:
             hub.close()
