@@ -529,6 +529,44 @@ def test_realtime_world_releases_a_press():
     assert [e for e in events if e] == [BTN_P0]
 
 
+def test_scan_debounce_zones_buttons_and_painting_allocate_nothing():
+    # under MicroPython the heap is locked: any allocation raises MemoryError
+    import micropython
+    for fe in ("digital", "analog"):
+        hw = _hw(fe)
+        sim = hw.sim
+        clock = [0]
+
+        def scans(n):
+            for _ in range(n):
+                clock[0] += 5
+                hw.zones.poll(clock[0])
+                hw.buttons.poll(clock[0])
+
+        scans(50)
+        for phase in range(4):
+            sim.set_zone(phase, 3, 1 + phase % 2)     # checkers arrive: flips, recounts
+            sim.press(phase % 3, 40)
+            micropython.heap_lock()
+            try:
+                scans(60)
+            finally:
+                micropython.heap_unlock()
+            assert hw.zones.counts[phase] == 3, (fe, phase)
+        leds = hw.leds
+        leds.clear()
+        leds.zone(3, 0x00FF00)
+        micropython.heap_lock()
+        try:
+            leds.clear()
+            leds.zone(3, 0x00FF00)
+            leds.zone(5, 0xFF0000, 2)
+            leds.die(0, 4, 0xFFFFFF)
+            leds.turn(1, 0x0000FF)
+        finally:
+            micropython.heap_unlock()
+
+
 def _main():
     names = sorted(k for k in globals() if k.startswith("test_"))
     try:

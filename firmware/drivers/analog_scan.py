@@ -85,15 +85,21 @@ class AnalogScanner:
 
     def thresholds(self, s, occupied):
         """(hi, lo) band of slot s: outside it the slot reads occupied."""
+        self._set_band(s, occupied)
+        return self.hi[s], self.lo[s]
+
+    def _set_band(self, s, occupied):
         base = self.baseline[s]
         d = self.off if occupied else self.on
-        return (min(0xFFFF, self._clear_of_bad(base + d, 1)),
-                max(0, self._clear_of_bad(base - d, -1)))
+        hi = self._clear_of_bad(base + d, 1)
+        lo = self._clear_of_bad(base - d, -1)
+        self.hi[s] = hi if hi < 0xFFFF else 0xFFFF
+        self.lo[s] = lo if lo > 0 else 0
 
     def set_baseline(self, s, base):
         """Set slot s's zero-field level (1/16 code) and its band."""
         self.baseline[s] = base
-        self.hi[s], self.lo[s] = self.thresholds(s, self.state[s] != EMPTY)
+        self._set_band(s, self.state[s] != EMPTY)
 
     def select(self, s):
         self.mem32[_SIO_GPIO_OUT_XOR] = (self._selected ^ s) << self.sel_base
@@ -174,7 +180,7 @@ class AnalogScanner:
         was = self.state[s]
         self.state[s] = st
         if (was == EMPTY) != (st == EMPTY):
-            self.hi[s], self.lo[s] = self.thresholds(s, st != EMPTY)
+            self._set_band(s, st != EMPTY)
         b = s >> 3
         m = 1 << (s & 7)
         raw = self.raw
