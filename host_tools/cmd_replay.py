@@ -8,7 +8,8 @@ line per rejected move; with ``--json`` one JSON object per file::
      "rejected": [{"game": 3, "move": 12, "player": "Bob", "line": 215,
                    "text": "62: 13/7 13/11", "reason": "..."}]}
 
-and, for a file that cannot be read, ``{"file": ..., "error": "...", "line": N}``.
+and, for a file that cannot be read (or a variation other than Backgammon),
+``{"file": ..., "error": "...", "line": N or null}``.
 Exit status: 0 when every move of every file replays, 1 when a move was rejected or a file
 could not be parsed, 2 for bad arguments.
 """
@@ -61,14 +62,14 @@ def main(argv):
             report = {"file": path, "error": exc.why, "line": exc.line}
         else:
             report = replay_match(match, variant)
-            if report["rejected"]:
+            if report["rejected"] or "error" in report:
                 status = 1
         if as_json:
             sys.stdout.write(json.dumps(report) + "\n")
             continue
         if "error" in report:
             where = "%s:%s" % (path, report["line"]) if report["line"] else path
-            sys.stdout.write("%s: cannot parse: %s\n" % (where, report["error"]))
+            sys.stdout.write("%s: cannot replay: %s\n" % (where, report["error"]))
             totals[3] += 1
             continue
         totals[0] += 1

@@ -256,6 +256,12 @@ def replay_match(match, variant="backgammon", strict=False, watch=None):
     rules = get_rules(variant)
     report = {"file": match["file"], "games": len(match["games"]), "moves": 0,
               "rejected": [], "unknown": 0}
+    variation = match["headers"].get("Variation", "Backgammon")
+    if variation.strip().lower() != "backgammon":
+        # Nackgammon and Hypergammon start elsewhere: not a position our variants know
+        report["error"] = "the Variation header says %r; only Backgammon is replayed" % variation
+        report["line"] = None
+        return report
     prev = None
     for game in match["games"]:
         g = GameReplay(rules, match, game, prev, strict, watch)

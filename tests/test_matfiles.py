@@ -211,6 +211,12 @@ def test_crawford_game_forbids_the_cube():
     assert replay_match(matfile.parse_text(text, "t.mat"))["rejected"] == []
 
 
+def test_other_variations_are_not_replayed():
+    r = replay_match(_parse("  1) 31: 8/5 6/5\n", HEAD.replace('; [Crawford "On"]',
+                                                                 '; [Variation "Nackgammon"]')))
+    assert "Nackgammon" in r["error"] and r["rejected"] == []
+
+
 def test_cube_value_must_double():
     body = "  1) 31: 8/5 6/5                       Doubles => 4\n"
     r = replay_match(_parse(body))
@@ -415,7 +421,7 @@ def test_replay_command_json_and_exit_status(tmp_path):
     broken.write_text(" 5 point match\n\n Game 1\n Bob : 0   Ann : 0\n  1) 31: 8/5 6/5 zzz\n")
     res = _run(str(broken))
     assert res.returncode == 1
-    assert "broken.mat:5: cannot parse:" in res.stdout and "zzz" in res.stdout
+    assert "broken.mat:5: cannot replay:" in res.stdout and "zzz" in res.stdout
     res = _run("--json", str(broken))
     assert json.loads(res.stdout)["line"] == 5
 
