@@ -147,7 +147,17 @@ class AnalogScanner:
         return self.raw
 
     def _scan(self, s, count):
+        """Read ``count`` slots from slot s on (wrapping); returns the next slot."""
         n = self.n
+        end = s + count
+        if end <= n:
+            self._scan_range(s, end)
+            return 0 if end == n else end
+        self._scan_range(s, n)
+        self._scan_range(0, end - n)
+        return end - n
+
+    def _scan_range(self, first, end):
         mem32 = self.mem32
         step_xor = self.step_xor
         adc_read = self.adc_read
@@ -158,7 +168,7 @@ class AnalogScanner:
         state = self.state
         black_high = BLACK if self.white_below else WHITE
         black_low = WHITE if self.white_below else BLACK
-        for _ in range(count):
+        for s in range(first, end):
             mem32[_SIO_GPIO_OUT_XOR] = step_xor[s]
             lv = level[s]
             lv += (adc_read() - lv) >> fshift
@@ -171,10 +181,6 @@ class AnalogScanner:
                 st = EMPTY
             if st != state[s]:
                 self._change(s, st, lv)
-            s += 1
-            if s == n:
-                s = 0
-        return s
 
     def _change(self, s, st, lv):
         was = self.state[s]
