@@ -268,6 +268,8 @@ def test_referee_mode_gives_no_hints_flags_and_records_a_correction(vb):
     vb.move(zone(vb, 0, 10), zone(vb, 0, 8))
     vb.press("p0")
     assert commits(vb, m) and s.phase == "roll"
+    events = vb.session.record()["events"]
+    assert events[-2]["k"] == "flag" and events[-1]["k"] == "turn" and events[-1]["corrected"]
 
 
 def test_referee_mode_condone_records_the_illegal_play(vb):

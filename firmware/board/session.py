@@ -51,6 +51,7 @@ class Session:
         self.choice = 6
         self.t_turn = 0
         self._ambiguous_at = None
+        self._flagged = False
         self._configure_rules()
         self.match = gm.Match(self.rules, self.match_to)
         self.game = self.match.new_game()
@@ -364,6 +365,9 @@ class Session:
         if self.mode == "referee":
             self.verdict = why
             fields["await"] = "correct or condone" if self.condone else "correct"
+            # on record (written with the commit that follows: no flash write mid-hand)
+            self.journal.append({"k": "flag", "side": self.side, "reason": why})
+            self._flagged = True
         self.emit("ev", fields)
 
     def _condone(self):
@@ -424,6 +428,9 @@ class Session:
         if condoned is not None:
             rec["condoned"] = condoned
             rec["pos"] = final.encode()
+        elif self._flagged:
+            rec["corrected"] = True
+        self._flagged = False
         self.verdict = None
         seal = self.journal.append(rec)
         if game.phase != gm.OVER:
