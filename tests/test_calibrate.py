@@ -82,7 +82,6 @@ def analog_board(fake_board):
 
 @pytest.mark.micropython
 def test_calibration_measures_every_slot_and_stores_it_on_the_board(analog_board):
-    from mpremote.transport import TransportExecError
     from mpremote.transport_serial import SerialTransport
     zones = [0, ZONE_NAMES.index("bar1"), ZONE_NAMES.index("off0")]
     prompts = []
@@ -101,12 +100,6 @@ def test_calibration_measures_every_slot_and_stores_it_on_the_board(analog_board
         transport.enter_raw_repl(soft_reset=False)
         out = io.StringIO()
         report = calibrate(transport, zones, ask=hand, out=out, samples=4)
-    except TransportExecError as exc:
-        if "module 'os' has no attribute 'open'" in exc.error_output:
-            pytest.xfail("firmware/drivers/hardware.py gives Storage the os module on a board, "
-                         "and Storage calls fs.open(): MicroPython's os has no open(), so "
-                         "hardware.build() fails on a board (reading the saved calibration)")
-        raise
     finally:
         transport.close()
     assert len(prompts) == 1 + 2 * len(zones)

@@ -91,10 +91,6 @@ def test_deployed_firmware_boots_and_monitor_shows_it(fake_board):
             if b'"hello"' in boot and time.monotonic() > deadline - 7:
                 break                  # said hello and has been running for a while
     boot = boot.decode("utf-8", "replace")
-    if "module 'os' has no attribute 'open'" in boot:
-        pytest.xfail("firmware/drivers/hardware.py gives Storage the os module on a board, and "
-                     "Storage calls fs.open(): MicroPython's os has no open(), so the deployed "
-                     "firmware stops at boot (journal load)")
     assert '"hello"' in boot and "Traceback" not in boot, boot
 
     done = subprocess.run(

@@ -147,7 +147,6 @@ function renderLeds() {
     c.setAttribute("data-rgb", h);
     const lit = h !== "000000";
     c.setAttribute("fill", lit ? ledColour(h) : "#000");
-    c.setAttribute("filter", lit ? "" : "");
     const z = c.getAttribute("data-zone");
     if (lit && z !== null && !zoneLight[z]) zoneLight[z] = ledColour(h);
   });
