@@ -35,7 +35,9 @@ def mpy_tree():
     sources in its heap), beside the hardware description."""
     if _micropython() is None or _mpy_cross() is None:
         pytest.skip("micropython / mpy-cross not installed")
+    from concurrent.futures import ThreadPoolExecutor
     out = tempfile.mkdtemp(prefix="nardy-mpy-")
+    jobs = []
     for dirpath, _, files in os.walk(os.path.join(ROOT, "firmware")):
         for f in files:
             if f.endswith(".py"):
@@ -43,7 +45,10 @@ def mpy_tree():
                 rel = os.path.relpath(src, ROOT)
                 dst = os.path.join(out, rel[:-3] + ".mpy")
                 os.makedirs(os.path.dirname(dst), exist_ok=True)
-                subprocess.run([_mpy_cross(), "-o", dst, src], check=True)
+                jobs.append([_mpy_cross(), "-o", dst, src])
+    with ThreadPoolExecutor(8) as pool:
+        for proc in pool.map(lambda cmd: subprocess.run(cmd, capture_output=True), jobs):
+            assert proc.returncode == 0, proc.stderr
     os.symlink(os.path.join(ROOT, "hardware"), os.path.join(out, "hardware"))
     yield out
     shutil.rmtree(out, ignore_errors=True)

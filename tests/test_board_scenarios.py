@@ -382,7 +382,7 @@ def test_matador_sequence_plays_the_chosen_doublet_then_rolls_again():
 def test_whole_games_end_with_points_and_the_match_score():
     import random
     from host_tools.soakplayer import Player, Counters
-    board = VirtualBoard("backgammon")
+    board = VirtualBoard("backgammon", fast=True)
     try:
         c = Counters()
         p = Player(board, random.Random(7), "none", c)
