@@ -62,6 +62,10 @@ class LedView:
         if phase == "over" or phase == "match_over":
             if game.winner >= 0:
                 leds.turn(game.winner, WIN)
+                p = game.points            # the points won, on the dice (8 = 6 + 2)
+                leds.die(0, p if p < 6 else 6, WIN)
+                if p > 6:
+                    leds.die(1, p - 6 if p < 12 else 6, WIN)
         else:
             leds.turn(game.pos.turn, TURN[game.pos.turn])
         return leds.write()
