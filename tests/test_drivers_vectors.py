@@ -392,6 +392,27 @@ def test_led_limiter_scales_full_white():
     assert shown[3 * (first + 5):3 * (first + 5) + 3] == b"\x00\x00\x00"
 
 
+# Limiter rows: (white LEDs lit at the cap, limited?) for the digital budget (1530 mA of drive:
+# 18.8 mA per white LED at cap 80, so up to 81 LEDs pass untouched)
+LIMITER_ROWS = [(0, False), (10, False), (81, False), (82, True), (120, True), (150, True)]
+
+
+def test_led_limiter_rows():
+    hw = _hw("digital")
+    leds = hw.leds
+    for lit, limited in LIMITER_ROWS:
+        leds.clear()
+        for i in range(lit):
+            leds.pixel(i, 0xFFFFFF)
+        leds.write()
+        assert (leds.scale < 256) == limited, (lit, leds.scale)
+        shown = hw.sim.led_frame()
+        drive = sum(shown) * leds.ma_per_channel // 255
+        assert drive <= leds.limit_ma, (lit, drive)
+        if limited:                  # scaled just enough: within 2 % of the budget
+            assert drive >= leds.limit_ma * 98 // 100, (lit, drive)
+
+
 def test_led_pio_driver_shows_the_same_frame():
     frames = []
     for driver in ("neopixel", "pio"):
