@@ -240,6 +240,13 @@ def main(argv):
     args = p.parse_args(argv)
     port = args.port or next(iter(find_board_ports()), None)
     try:
+        if port is None and args.dry_run:
+            items = build_image()
+            for i in items:
+                print("would copy   %s -> %s (%d bytes)" % (i.source, i.remote, len(i.data)))
+            print("%d files, %d bytes (dry run, no board attached: a board would get what differs)"
+                  % (len(items), sum(len(i.data) for i in items)))
+            return 0
         if port is None:
             raise DeployError("no board found: plug one in over USB, or give --port")
         deploy(port, dry_run=args.dry_run, reset=not args.no_reset)

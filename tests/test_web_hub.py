@@ -174,3 +174,21 @@ def test_live_view_over_a_serial_port_shows_the_board_and_refuses_hands(tmp_path
             assert [e["seal"] for e in hub.record["events"]] == ["0", "1", "2"]
         finally:
             hub.close()
+
+
+def test_power_cut_from_the_page_resumes_the_journaled_game(sim_hub):
+    hub = sim_hub
+    assert hub.page_action({"do": "setup"}).wait()["t"] == "ok"
+    assert hub.page_action({"do": "command", "line": "dice manual"}).wait()["t"] == "ok"
+    wait_until(lambda: hub.status["phase"] == "opening", what="the opening")
+    assert hub.page_action({"do": "command", "line": "roll 6 1"}).wait()["t"] == "ok"
+    before = wait_until(lambda: hub.status["phase"] == "move" and hub.status, what="a turn")
+    stacks = hub.checkers.snapshot()
+    assert hub.page_action({"do": "power_cut"}).wait()["t"] == "ok"
+    restored = wait_until(lambda: [e for e in list(hub.log) if e["dir"] == "in"
+                                   and e["line"].get("ev") == "power_restore"],
+                          what="the board back on")
+    assert restored[0]["line"]["turns"] == 0
+    after = wait_until(lambda: hub.status["phase"] == "move" and hub.status, what="the turn again")
+    assert (after["dice"], after["position"]) == (before["dice"], before["position"])
+    assert hub.checkers.snapshot() == stacks          # the checkers stayed where they stood

@@ -355,6 +355,7 @@ function wireControls() {
   svg.addEventListener("pointercancel", endDrag);
   $("new-game").addEventListener("click", () => newGame($("variant").value));
   $("setup").addEventListener("click", () => act({ do: "setup" }));
+  $("power-cut").addEventListener("click", () => act({ do: "power_cut" }));
   $("mode").addEventListener("change", (e) => act({ do: "command", line: "mode " + e.target.value }));
   $("dice-mode").addEventListener("change", (e) => act({ do: "command", line: "dice " + e.target.value }));
   $("roll").addEventListener("click", () => act({ do: "command", line: `roll ${$("die-a").value} ${$("die-b").value}` }));
