@@ -1,0 +1,44 @@
+// Shared by the page's scripts: names, the page state, DOM helpers, and the queue of actions.
+"use strict";
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+const SIDE_NAME = ["White", "Black"];
+const ZONE_NAMES = [];
+for (let k = 1; k <= 24; k++) ZONE_NAMES.push(String(k));
+ZONE_NAMES.push("bar0", "bar1", "off0", "off1");
+
+const state = {
+  board: null,          // from /api/board (hardware description)
+  mode: "sim",
+  status: null,
+  stacks: [],           // per zone, bottom first: 0 White, 1 Black
+  hand: [],
+  leds: null,           // hex string, 6 digits per LED (strip order)
+  record: null,
+  actions: 0,           // actions answered
+  lines: 0,             // stream messages seen
+  dragging: null,
+};
+
+const $ = (id) => document.getElementById(id);
+function el(tag, attrs, parent) {
+  const e = document.createElementNS(SVG_NS, tag);
+  for (const k in attrs) e.setAttribute(k, attrs[k]);
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+// ---- actions: one at a time, in order ------------------------------------------------------
+let queue = Promise.resolve();
+function act(action) {
+  const run = () => fetch("/api/act", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(action) })
+    .then((r) => r.json())
+    .then((res) => {
+      state.actions++;
+      const a = res.answer;
+      $("answer").textContent = a && a.t === "err" ? a.cmd + ": " + a.msg : "";
+      return res;
+    });
+  queue = queue.then(run, run);
+  return queue;
+}

@@ -1,0 +1,70 @@
+// The side panels: the status line, the event log and the game record.
+"use strict";
+
+// ---- status, log, record ----------------------------------------------------------------------------
+function renderStatus() {
+  const s = state.status;
+  if (!s) return;
+  const who = SIDE_NAME[s.turn];
+  let line = `${s.variant} · ${s.phase.replace("_", " ")}`;
+  if (s.phase === "move") line += ` · ${who} to play ${s.dice.join("-")} (left: ${s.dice_left.join(" ") || "none"})`;
+  else if (s.phase === "roll") line += ` · ${who} to roll`;
+  else if (s.phase === "setup") line += " · set out the checkers";
+  else if (s.phase === "opening") line += s.dice_mode === "manual" ? " · enter the opening throw" : " · press a player's button for the opening throw";
+  else if (s.phase === "doublet") line += ` · ${who}: choose the doublet (Menu changes it, your button confirms)`;
+  else if (s.phase === "doubled") line += ` · ${SIDE_NAME[1 - s.turn]}: take (your button) or drop (Menu)`;
+  else if (s.phase === "flagged") line += ` · ${who}'s turn is illegal: correct it`;
+  else if (s.phase === "over") line += " · press a player's button for the next game";
+  $("status-line").textContent = line;
+  $("score-line").textContent = `score ${s.score[0]}–${s.score[1]}` + (s.match_to > 1 ? ` (match to ${s.match_to})` : "") + ` · game ${s.game} · ${s.mode}, dice ${s.dice_mode}`;
+  $("variant").value = s.variant;
+  $("mode").value = s.mode;
+  $("dice-mode").value = s.dice_mode;
+  $("manual-roll").hidden = s.dice_mode !== "manual";
+}
+
+function describe(entry) {
+  const m = entry.line;
+  if (entry.dir === "out") return "> " + m;
+  if (m.t === "ev") {
+    const rest = Object.keys(m).filter((k) => k !== "t" && k !== "ev").map((k) => `${k}=${JSON.stringify(m[k])}`).join(" ");
+    return `${m.ev} ${rest}`;
+  }
+  if (m.t === "err") return `refused: ${m.cmd}: ${m.msg}`;
+  if (m.t === "text") return m.text;
+  return JSON.stringify(m);
+}
+
+function addLog(entry) {
+  const li = document.createElement("li");
+  li.textContent = describe(entry);
+  if (entry.dir === "out") li.className = "out";
+  else if (entry.line && entry.line.t === "err") li.className = "err";
+  const log = $("log");
+  log.insertBefore(li, log.firstChild);
+  while (log.children.length > 300) log.removeChild(log.lastChild);
+}
+
+function renderRecord() {
+  const ol = $("record");
+  ol.innerHTML = "";
+  const r = state.record;
+  if (!r) return;
+  for (const ev of r.events || []) {
+    let text = null;
+    if (ev.k === "turn") {
+      const steps = (ev.steps || []).map((s) => `${s[0]}/${s[1]}${s[3] ? "*" : ""}`).join(" ");
+      text = `${SIDE_NAME[ev.side]} ${ev.dice.join("")}: ${steps || "(no move)"}` + (ev.condoned ? " (condoned)" : "");
+    } else if (ev.k === "open") text = `opening roll ${ev.dice.join("-")}`;
+    else if (ev.k === "choose") text = `doublet chosen: ${ev.value}`;
+    else if (ev.k === "cube") text = `cube: ${ev.act}`;
+    else if (ev.k === "end") text = `${SIDE_NAME[ev.winner]} wins ${ev.points} (${ev.how}); score ${ev.score.join("–")}`;
+    if (text) {
+      const li = document.createElement("li");
+      li.textContent = text;
+      ol.appendChild(li);
+    }
+  }
+  ol.scrollTop = ol.scrollHeight;
+  $("seal").textContent = r.head ? "seal " + r.head : "";
+}
