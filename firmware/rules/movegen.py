@@ -73,6 +73,8 @@ class Turn:
         # canonical order (sources never increase) is complete unless the order of the steps
         # matters for a rule judged after every step
         self.canon = self.double and not self.six_each
+        # can a rule forbid a source pip this turn (bar, head, lock)? if not, skip those tests
+        self.guarded = self.head_on or self.lift or self.six_each or self.mine[_BAR] > 0
         self.used = 0          # non-doubles: bit 0 = higher die used, bit 1 = lower die used
         self.stack = []        # one int per step: src | die<<5 | dst<<8 | hit<<13 | locks_before<<14
         self.need_die = 0
@@ -434,44 +436,55 @@ class Turn:
     def _sources(self, top, d):
         """Bitmask of the pips (<= top) a step of d may leave now: landing on an open point, or
         bearing off when the rules allow; never a point the bar, head or lock rule holds."""
-        f = 0x1FFFFFE if self.mine[_BAR] else 0      # a checker on the bar enters first
-        if self.head_on and self.head_moved >= self.head_limit:
-            f |= 1 << 24
-        if self.lock_on:
-            f |= self.locks
-        allowed = self.src & ~f & ((2 << top) - 2)
+        allowed = self.src & ((2 << top) - 2)
+        if self.guarded:
+            f = 0x1FFFFFE if self.mine[_BAR] else 0  # a checker on the bar enters first
+            if self.head_on and self.head_moved >= self.head_limit:
+                f |= 1 << 24
+            if self.lock_on:
+                f |= self.locks
+            allowed &= ~f
         land = allowed & (self.opened << d)
         bear = allowed & ((2 << d) - 2)
+        if bear:
+            land |= self._bear_off(bear, d)
+        if self.guarded and self.six_each:
+            land = self._six_leaves(land, d)
+        return land
+
+    def _bear_off(self, bear, d):
+        """The sources in ``bear`` (pips <= d) from which a die of d may bear off now."""
+        if self.outside:
+            return 0
+        ok = 0
         while bear:                                  # at most six sources; the rules decide
             low = bear & -bear
             bear ^= low
             if self._legal(_BITPOS[low], d):
-                land |= low
-        if self.six_each:
-            land = self._six_leaves(land, d)
-        return land
+                ok |= low
+        return ok
 
     def _doubles(self, depth, top, prefix, out):
-        """Fast enumeration of a double with no whole-play rule: canonical order over bitmasks
-        of candidate sources, a lean in-place make/unmake, the last step recorded unmade.
-        ``prefix`` is the packed play so far (see plays_packed), its count already the final one."""
+        """Fast enumeration of a double with no whole-play rule but the final six-block: canonical
+        order over bitmasks of candidate sources, a lean in-place make/unmake, the last step
+        recorded unmade. ``prefix`` is the packed play so far (see plays_packed), its count
+        already the final one; ``out`` None counts into ``self._n`` instead."""
         d = self.hi
         shift = 4 + 5 * (depth - 1)
         land = self._sources(top, d)
-        last = depth + 1 == self.max_steps
         if depth == self.max_steps:                  # only when one step is all that plays
             if self.six:
                 land = self._six_leaves(land, d)
-            while land:
-                low = land & -land
-                land ^= low
-                if out is None:
-                    self._n += 1
-                else:
-                    out.append(prefix | (_BITPOS[low] << shift))
+            self._emit(land, prefix, shift, out)
             return
+        last = depth + 1 == self.max_steps
         mine = self.mine
         opp = self.opp
+        hitting = self.blk == 2
+        lift = self.lift
+        plain = not self.guarded                     # no rule can forbid a source: inline leaves
+        landd = self.opened << d
+        beard = (2 << d) - 2
         while land:
             low = land & -land
             land ^= low
@@ -481,41 +494,38 @@ class Turn:
             mine[s] -= 1
             mine[t] += 1
             src0 = self.src
+            src = src0
             if not mine[s]:
-                self.src = src0 ^ low
-            hit = t and opp[t] == 1 and self.blk == 2
+                src ^= low
+            if t and mine[t] == 1:
+                src |= 1 << t
+            self.src = src
+            hit = t and hitting and opp[t] == 1
             locks0 = self.locks
             if hit:
                 opp[t] = 0
                 opp[_BAR] += 1
-                if self.lift and t <= 6:
+                if lift and t <= 6:
                     self.locks = locks0 | (1 << t)
-            if t and mine[t] == 1:
-                self.src |= 1 << t
             home = s >= 7 and t <= 6
             if home:
                 self.outside -= 1
             if s == 24:
                 self.head_moved += 1
-            p = prefix | (s << shift)
-            if last:                                 # the leaves, inline
-                leaves = self._sources(s, d)
+            if last:
+                if plain:
+                    leaves = src & ((2 << s) - 2)
+                    bear = leaves & beard
+                    leaves &= landd
+                    if bear:
+                        leaves |= self._bear_off(bear, d)
+                else:
+                    leaves = self._sources(s, d)
                 if self.six:
                     leaves = self._six_leaves(leaves, d)
-                if out is None:                      # counting only
-                    n = 0
-                    while leaves:
-                        leaves &= leaves - 1
-                        n += 1
-                    self._n += n
-                else:
-                    sh = shift + 5
-                    while leaves:
-                        low2 = leaves & -leaves
-                        leaves ^= low2
-                        out.append(p | (_BITPOS[low2] << sh))
+                self._emit(leaves, prefix | (s << shift), shift + 5, out)
             else:
-                self._doubles(depth + 1, s, p, out)
+                self._doubles(depth + 1, s, prefix | (s << shift), out)
             # unmake
             if s == 24:
                 self.head_moved -= 1
@@ -528,6 +538,20 @@ class Turn:
             self.src = src0
             mine[t] -= 1
             mine[s] += 1
+
+    def _emit(self, leaves, prefix, shift, out):
+        """Record (or count) one play per source bit in ``leaves``."""
+        if out is None:
+            n = 0
+            while leaves:
+                leaves &= leaves - 1
+                n += 1
+            self._n += n
+            return
+        while leaves:
+            low = leaves & -leaves
+            leaves ^= low
+            out.append(prefix | (_BITPOS[low] << shift))
 
     def _doubles_any_order(self, depth, out, seen):
         """Doubles when the order of the steps matters (block_check=every_step): every order,
