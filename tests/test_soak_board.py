@@ -10,8 +10,8 @@ import pytest
 from host_tools import cmd_soak
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-FAST_GAMES = 40        # per variant, frame-level hardware: the board logic at speed
-FULL_GAMES = 4         # per variant, the slot-level simulation: scanner, debounce, zone reader
+FAST_GAMES = 20        # per variant, frame-level hardware: the board logic at speed
+FULL_GAMES = 2         # per variant, the slot-level simulation: scanner, debounce, zone reader
 
 
 def _assert_clean(variant, c):
