@@ -340,7 +340,11 @@ class Player:
         s = vb.session
         before = len(s.game.history)
         intended = self.final_of(play, side)
-        for attempt in range(3):
+        if self.chance(0.15):
+            # the power goes in the middle of the commit's flash writes (journal, then dice)
+            self.c.power_cuts += 1
+            vb.power_cut(after_bytes=self.rng.randrange(1, 600))
+        for attempt in range(4):
             vb.guarded(vb.press, side)
             if len(vb.session.game.history) > before:
                 break
@@ -348,6 +352,7 @@ class Player:
                     len(vb.session.game.history) == before:
                 continue
             break
+        vb.world.fs.cut_after = None          # a cut armed for writes that did not come
         s = vb.session
         if len(s.game.history) <= before:
             self.c.rejected_legal += 1
