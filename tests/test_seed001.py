@@ -152,8 +152,6 @@ def _movements(std):
     return sorted((a, b) for a, b, _ in parse_move(std))
 
 
-@pytest.mark.xfail(strict=True, reason="rules-core notation: format_steps marks only the one "
-                   "checker that hit, gnubg's FormatMove writes 4/1*(2) (rules.md §8.1, §9.2)")
 def test_format_steps_marks_hits_as_gnubg_does():
     """Ply 13: two checkers 4/1 onto Black's blot: gnubg (checked with the gnubg CLI 'hint' on
     W 4:2 2:13, B blot on White's 1, 3-3 -> '4/1*(2) 2/off(2)') and rules.md write 4/1*(2)."""

@@ -46,16 +46,17 @@ def format_steps(steps):
             last = i == len(pts) - 1
             if hits[i] or last:
                 words.append(_point_name(pts[i]) + ("*" if hits[i] else ""))
-        texts.append((pts[0], pts[-1], "/".join(words)))
-    texts.sort(key=lambda x: (-x[0], -x[1], x[2]))
+        text = "/".join(words)
+        texts.append((pts[0], pts[-1], text.replace("*", ""), text))
+    texts.sort(key=lambda x: (-x[0], -x[1], x[2], x[3] == x[2]))
     out = []
     i = 0
-    while i < len(texts):
+    while i < len(texts):          # identical moves merge, hit or not: 4/1*(2) as gnubg writes
         j = i
         while j + 1 < len(texts) and texts[j + 1][2] == texts[i][2]:
             j += 1
         n = j - i + 1
-        out.append(texts[i][2] + ("(%d)" % n if n > 1 else ""))
+        out.append(texts[i][3] + ("(%d)" % n if n > 1 else ""))
         i = j + 1
     return " ".join(out)
 
