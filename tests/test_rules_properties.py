@@ -82,7 +82,7 @@ def test_agrees_with_the_naive_reference(seed, variant, d1, d2, first_turn):
 
 
 @pytest.mark.soak
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(st.integers(0, 2 ** 32), st.sampled_from(VARIANTS + [v for v, _ in OPTIONS]),
        st.integers(1, 6), st.integers(1, 6), st.booleans())
 def test_agrees_with_the_naive_reference_soak(seed, variant, d1, d2, first_turn):
