@@ -58,11 +58,11 @@ class VirtualBoard:
     ``fast``: frame-level hardware (host_tools.soakfast) instead of the slot-level simulation."""
 
     def __init__(self, variant="short", flash_dir=None, keep_leds=False, record=False, scan_ms=5,
-                 fast=False):
+                 fast=False, front_end=None):
         self.own_dir = flash_dir is None
         ram = "/dev/shm" if os.path.isdir("/dev/shm") else None    # renames on tmpfs are cheap
         self.flash_dir = flash_dir or tempfile.mkdtemp(prefix="nardy-vb-", dir=ram)
-        cfg = board_config.load(hardware.DESCRIPTION, None)
+        cfg = board_config.load(hardware.DESCRIPTION, front_end)
         self.fast = fast
         if fast:
             from host_tools.soakfast import FastWorld
@@ -76,7 +76,8 @@ class VirtualBoard:
         self.script = [] if record else None     # the protocol lines that replay this run
         self.variant = variant
         self.boots = 0
-        self._boot(self.world.reboot() if fast else hardware.build(sim=True, world=self.world))
+        self._boot(self.world.reboot() if fast else
+                   hardware.build(sim=True, front_end=front_end, world=self.world))
 
     def _boot(self, hw):
         self.hw = hw

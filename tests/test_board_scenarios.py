@@ -523,3 +523,27 @@ def test_backgammon_cube_with_the_buttons():
         assert board.session.game.cube == 2 and board.session.game.dice == (3, 1)
     finally:
         board.close()
+
+
+TWO_BLOTS = "white 24:2 13:5 8:3 6:5; black 24:2 13:5 8:3 6:3 16:1 14:1; white to move"  # k9, k11
+
+
+@pytest.mark.parametrize("front_end,expect", [("analog", (13, 11, 2, 1)), ("digital", None)])
+def test_colour_sensing_tells_which_blot_was_hit_after_a_power_cut(front_end, expect):
+    board = VirtualBoard("short", front_end=front_end)
+    try:
+        board.cmd("dice manual")
+        board.setup()
+        board.force_position(TWO_BLOTS)
+        board.cmd("roll 4 2")
+        k11 = zone(board, 0, 11)
+        board.move(k11, 25, 1)                # the blot on k11 to the bar ...
+        board.power_cut()                     # ... then the power goes: every zone may have changed
+        board.move(zone(board, 0, 13), k11, 0)
+        steps = board.session.game.turn.steps
+        if expect is not None:
+            assert steps == [expect]          # the colours say White stands on k11, Black on k9
+        else:
+            assert len(steps) == 1 and steps[0][3] == 1   # counts alone: some hit, either blot
+    finally:
+        board.close()

@@ -122,11 +122,19 @@ class Session:
         return self.game.pos.turn
 
     # -- frames -------------------------------------------------------------------------------------
-    def frame_in(self, counts, faults=0):
-        """A new debounced frame of zone counts; ``faults``: zones whose sensors are not believed."""
+    def frame_in(self, counts, faults=0, colour=None):
+        """A new debounced frame of zone counts; ``faults``: zones whose sensors are not believed;
+        ``colour``: per zone 0 unknown, 1 White, 2 Black, 3 mixed, where the sensors tell."""
         f = self.frame
         for z in range(ZONES):
             f[z] = counts[z]
+        seen = None
+        if colour is not None:
+            for z in range(ZONES):
+                if colour[z]:
+                    seen = colour
+                    break
+        self.tracker.colour = seen
         self.have_frame = True
         if faults != self.tracker.faults:
             self.tracker.faults = faults

@@ -60,6 +60,7 @@ class Tracker:
         self.reach_gen = -1
         self.touched = 0    # bitmap: zones whose count changed since the turn began
         self.faults = 0     # bitmap: zones with a sensor the zone reader does not believe
+        self.colour = None  # per zone 0 unknown, 1 White, 2 Black, 3 mixed (analog sensing)
         self.ambiguous = 0  # plays the last turn-end frame fits equally (full points hide them)
         self._cache = -1
 
@@ -302,8 +303,29 @@ class Tracker:
                 hidden += 1
         return hidden
 
+    def _colours_fit(self):
+        """Where the sensors see one colour on a point, the explanation must put that side
+        there (analog Hall sensing tells north-up White from south-up Black)."""
+        col = self.colour
+        if col is None:
+            return True
+        turn = self.turn
+        mine = turn.mine
+        opp = turn.opp
+        side = self.side
+        zone_of = self.zmap.zone_of
+        base = side * 26
+        for pip in range(1, 25):
+            c = col[zone_of[base + pip]]
+            if c == 1 or c == 2:
+                if (mine[pip] and c - 1 != side) or (opp[pip] and c - 1 == side):
+                    return False
+        return True
+
     def _dfs(self, work, m):
         found = self._found
+        if m == 0 and not self._colours_fit():
+            m = -1                # fits the counts, not the colours: search on
         if m == 0:
             if found is None:
                 return True
@@ -318,6 +340,8 @@ class Tracker:
                 return len(found) >= FOUND_MAX
         turn = self.turn
         left = turn.max_steps - len(turn.stack)
+        if m < 0:
+            m = 0
         if left <= 0 or m > 2 * left:
             return False
         mine = turn.mine
