@@ -32,14 +32,16 @@ def filled(n=200):
 
 def test_round_trip_over_several_segments_writing_only_what_changed():
     st, j = filled()
-    assert len(j.segs) > 3 and all(len(s) <= SEGMENT for s in j.segs)
+    assert j.nseg > 3 and all(len(v) <= SEGMENT for v in st.files.values())
     before = len(st.writes)
     j.append({"k": "turn", "n": 999})
     j.save()
-    assert st.writes[before:] == ["game.%d" % (len(j.segs) - 1)]     # only the last segment
+    assert st.writes[before:] == ["game.%d" % j.nseg]     # only the last segment
     k = Journal(st)
-    events, dropped = k.load()
+    events = []
+    dropped = k.load(lambda e: events.append(e) or True)
     assert dropped == 0 and len(events) == 201 and events[-1]["n"] == 999 and k.head == j.head
+    assert k.rows() == j.rows()
 
 
 def test_a_corrupted_line_ends_what_is_loaded_and_is_counted():
@@ -48,7 +50,8 @@ def test_a_corrupted_line_ends_what_is_loaded_and_is_counted():
     data[30] ^= 1
     st.files["game.1"] = bytes(data)
     k = Journal(st)
-    events, dropped = k.load()
+    events = []
+    dropped = k.load(lambda e: events.append(e) or True)
     assert 0 < len(events) < 200 and dropped == 200 - len(events)
     assert k.head == k.rows()[-1][1] and verify(k.rows()) == -1
 
@@ -59,8 +62,19 @@ def test_a_new_game_removes_the_old_segments():
     j.append({"k": "game"})
     j.save()
     assert sorted(st.files) == ["game.0"]
-    events, dropped = Journal(st).load()
+    events = []
+    dropped = Journal(st).load(lambda e: events.append(e) or True)
     assert [e["k"] for e in events] == ["game"] and dropped == 0
+
+
+def test_a_refused_event_cuts_the_journal_there_and_the_rest_is_rewritten():
+    st, j = filled(100)
+    k = Journal(st)
+    n = k.load(lambda e: e["n"] < 60)
+    assert n == 40 and k.count == 60
+    k.save()
+    events = []
+    assert Journal(st).load(lambda e: events.append(e) or True) == 0 and len(events) == 60
 
 
 def test_the_seal_chain_shows_any_change_removal_or_reordering():

@@ -5,10 +5,10 @@ the first line chains from ``GENESIS``. A changed, dropped or reordered line bre
 after it, so the last seal (the head) vouches for the whole game; a line whose seal does not
 match (flash corruption, a stale file) ends what is loaded.
 
-The lines are kept in segments of at most ``SEGMENT`` bytes (files ``game.0``, ``game.1``...):
-a save rewrites only the segments that changed, each with the storage's atomic write, so a
-power cut leaves every file either old or new, a long game never needs one big block of RAM,
-and the flash is not rewritten whole at every turn.
+The lines are kept in segments of at most ``SEGMENT`` bytes (files ``game.0``, ``game.1``...).
+Only the last segment lives in RAM: a save rewrites just the segments that changed, each with
+the storage's atomic write (a power cut leaves every file old or new), and loading streams the
+events one at a time, so a game of any length needs a couple of kilobytes.
 """
 
 import json
@@ -33,19 +33,18 @@ class Journal:
     def __init__(self, storage, name=NAME):
         self.storage = storage
         self.name = name
-        self.segs = [bytearray()]
-        self.dirty = 1           # bitmap of segments to write
-        self.on_flash = 0        # segments the flash holds (for clearing)
-        self.count = 0
-        self.head = GENESIS
+        self.on_flash = 0
         self.writes = 0
+        self.clear()
 
     def _file(self, i):
         return "%s.%d" % (self.name, i)
 
     def clear(self):
-        self.segs = [bytearray()]
-        self.dirty = 1
+        self.tail = bytearray()     # the last segment
+        self.nseg = 0               # its index: segments before it are whole
+        self.pending = []           # (index, bytes) of whole segments not yet on flash
+        self.dirty = True
         self.count = 0
         self.head = GENESIS
 
@@ -53,34 +52,49 @@ class Journal:
         """Seal one event (a dict) onto the chain; returns its seal."""
         text = json.dumps(obj)
         self.head = seal(self.head, text)
-        line = ("%s|%s\n" % (text, self.head)).encode()
-        seg = self.segs[-1]
-        if len(seg) and len(seg) + len(line) > SEGMENT:
-            seg = bytearray()
-            self.segs.append(seg)
-        seg.extend(line)
-        self.dirty |= 1 << (len(self.segs) - 1)
+        self._add(("%s|%s\n" % (text, self.head)).encode())
         self.count += 1
         return self.head
 
+    def _add(self, line):
+        if len(self.tail) and len(self.tail) + len(line) > SEGMENT:
+            if self.dirty:
+                self.pending.append((self.nseg, bytes(self.tail)))
+            self.nseg += 1
+            self.tail = bytearray()
+        self.tail.extend(line)
+        self.dirty = True
+
     def save(self):
-        """Write the changed segments (only at a committed turn, never mid-hand); then drop
-        segment files a shorter journal no longer has."""
+        """Write what changed (only at a committed turn, never mid-hand); then drop segment
+        files a shorter journal no longer has."""
         st = self.storage
-        for i in range(len(self.segs)):
-            if (self.dirty >> i) & 1:
-                st.write_atomic(self._file(i), self.segs[i])
-                self.writes += 1
-        self.dirty = 0
-        for i in range(len(self.segs), self.on_flash):
+        for i, data in self.pending:
+            st.write_atomic(self._file(i), data)
+            self.writes += 1
+        self.pending = []
+        if self.dirty:
+            st.write_atomic(self._file(self.nseg), self.tail)
+            self.writes += 1
+            self.dirty = False
+        for i in range(self.nseg + 1, self.on_flash):
             st.remove(self._file(i))
-        self.on_flash = len(self.segs)
+        self.on_flash = self.nseg + 1
+
+    def _segment(self, i):
+        if i == self.nseg:
+            return bytes(self.tail)
+        for j, data in self.pending:
+            if j == i:
+                return data
+        data = self.storage.read(self._file(i))
+        return data if data is not None else b""
 
     def rows(self):
-        """(json text, seal) of every line, oldest first."""
+        """(json text, seal) of every line, oldest first (read back from flash)."""
         out = []
-        for seg in self.segs:
-            for row in bytes(seg).decode().split("\n"):
+        for i in range(self.nseg + 1):
+            for row in bytes(self._segment(i)).decode().split("\n"):
                 if row:
                     cut = row.rfind("|")
                     out.append((row[:cut], row[cut + 1:]))
@@ -91,42 +105,41 @@ class Journal:
         return [(json.loads(text), s) for text, s in self.rows()]
 
     def keep(self, n):
-        """Keep only the first n lines (what a replay accepted); rewritten at the next save."""
+        """Keep only the first n lines (what a replay accepted); all rewritten at the next save."""
         rows = self.rows()[:n]
         self.clear()
         for text, s in rows:
             line = ("%s|%s\n" % (text, s)).encode()
-            if len(self.segs[-1]) and len(self.segs[-1]) + len(line) > SEGMENT:
-                self.segs.append(bytearray())
-            self.segs[-1].extend(line)
+            if len(self.tail) and len(self.tail) + len(line) > SEGMENT:
+                self.pending.append((self.nseg, bytes(self.tail)))
+                self.nseg += 1
+                self.tail = bytearray()
+            self.tail.extend(line)
             self.head = s
-        self.count = len(rows)
-        self.dirty = (1 << len(self.segs)) - 1
+            self.count += 1
+        self.dirty = True
 
-    def load(self):
-        """Read the journal back: (events as dicts, lines dropped because a seal failed)."""
+    def load(self, consume):
+        """Stream the journal back: ``consume(event)`` for each sealed line in order (it returns
+        False to stop: the rest is not taken). Returns lines not taken (bad seal or refused)."""
         self.clear()
-        self.dirty = 0
-        self.segs = []
-        events = []
+        self.dirty = False
         dropped = 0
+        stop = False
         i = 0
-        broken = False
+        last = None
         while True:
             data = self.storage.read(self._file(i))
             if data is None:
                 break
-            i += 1
-            if broken:
-                dropped += data.count(b"\n") if not isinstance(data, str) else data.count("\n")
-                continue
             if not isinstance(data, str):
                 data = bytes(data).decode()
-            seg = bytearray()
+            i += 1
+            kept = bytearray()
             for row in data.split("\n"):
                 if not row:
                     continue
-                if broken:
+                if stop:
                     dropped += 1
                     continue
                 cut = row.rfind("|")
@@ -137,23 +150,24 @@ class Journal:
                         obj = json.loads(text)
                     except ValueError:
                         obj = None
-                if obj is None:
-                    broken = True
+                if obj is None or not consume(obj):
+                    stop = True
                     dropped += 1
                     continue
                 self.head = row[cut + 1:]
-                seg.extend(row.encode())
-                seg.extend(b"\n")
                 self.count += 1
-                events.append(obj)
-            if len(seg):
-                self.segs.append(seg)
+                kept.extend(row.encode())
+                kept.extend(b"\n")
+            if len(kept):
+                if last is not None:
+                    self.nseg += 1
+                last = kept
         self.on_flash = i
-        if not self.segs:
-            self.segs = [bytearray()]
-        if broken:
-            self.dirty = (1 << len(self.segs)) - 1
-        return events, dropped
+        if last is not None:
+            self.tail = last
+        if dropped:                  # the files hold lines that are not taken: rewrite
+            self.keep(self.count)
+        return dropped
 
 
 def verify(rows):

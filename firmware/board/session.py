@@ -466,36 +466,12 @@ class Session:
     def resume(self):
         """Rebuild the match from the journal after a reset, replaying it through the rules;
         False when there is no journal."""
-        events, dropped = self.journal.load()
-        if not events or events[0].get("k") != "game":
+        self._restored = False
+        dropped = self.journal.load(self._restore_event)
+        if not self._restored:
+            self.journal.clear()
             return False
-        h = events[0]
-        self.variant = h["variant"]
-        self.options = h.get("options") or {}
-        self.match_to = h["match_to"]
-        self.mode = h.get("mode", "guide")
-        self.dice_mode = h.get("dice_mode", "auto")
-        self.condone = h.get("condone", False)
-        self._configure_rules()
-        match = gm.Match(self.rules, self.match_to)
-        match.score = list(h["score"])
-        match.games = h.get("games", 0)
-        match._crawford_done = h.get("crawford_done", False)
-        match.crawford_next = h.get("crawford", False)
-        self.match = match
-        game = self.game = match.new_game()
-        self.setup_done = False
-        self.verdict = None
-        applied = 1
-        for ev in events[1:]:
-            try:
-                self._replay(ev)
-            except (gm.GameError, ValueError, KeyError):
-                break
-            applied += 1
-        if applied < len(events):      # keep only what the rules accepted
-            self.journal.keep(applied)
-            dropped += len(events) - applied
+        game = self.game
         self.setup_done = bool(game.opening) or len(game.history) > 0 or game.phase != gm.OPENING
         self.tracker.follow(game.turn, None if game.turn is not None else game.pos)
         self.t_turn = self.clock()
@@ -509,6 +485,36 @@ class Session:
                 self._after_change()
             else:
                 self.emit_status()
+        return True
+
+    def _restore_event(self, ev):
+        """One journal event on the way back (streamed: a long game needs no list of events);
+        False stops the replay there (the rules refuse it)."""
+        if not self._restored:
+            if ev.get("k") != "game":
+                return False
+            self.variant = ev["variant"]
+            self.options = ev.get("options") or {}
+            self.match_to = ev["match_to"]
+            self.mode = ev.get("mode", "guide")
+            self.dice_mode = ev.get("dice_mode", "auto")
+            self.condone = ev.get("condone", False)
+            self._configure_rules()
+            match = gm.Match(self.rules, self.match_to)
+            match.score = list(ev["score"])
+            match.games = ev.get("games", 0)
+            match._crawford_done = ev.get("crawford_done", False)
+            match.crawford_next = ev.get("crawford", False)
+            self.match = match
+            self.game = match.new_game()
+            self.setup_done = False
+            self.verdict = None
+            self._restored = True
+            return True
+        try:
+            self._replay(ev)
+        except (gm.GameError, ValueError, KeyError):
+            return False
         return True
 
     def _replay(self, ev):
