@@ -2,8 +2,10 @@
 
 One engine serves every variant; ``Rules`` declares the differences (block size, head rule,
 six-block rule, hit-and-lift). The generator works in place on two 26-count arrays seen from
-the mover (``mine[pip]``, ``opp[pip]`` = opposing checkers on the mover's pip), with make/unmake
-and an undo stack of small integers, so a search allocates (almost) nothing per node.
+the mover (``mine[pip]``, ``opp[pip]`` = opposing checkers on the mover's pip), with make/unmake,
+an undo stack of small integers and bitmasks of the candidate source pips (occupied points
+and open landing points, the latter shifted by the die), so a search allocates (almost)
+nothing per node.
 
 Legality (rules.md §2.2, D1): the candidate plays are all step sequences (prefixes included)
 whose final position passes the variant's whole-play rules (six-block); a legal play uses the
@@ -14,8 +16,10 @@ before that (rules.md §6.4, §5.4).
 Doubles are enumerated in canonical order (sources never increase along a sequence). Any legal
 sequence of equal dice can be reordered that way, and since from every pip a die of value d
 leads to exactly one place, two different canonical sequences end in different positions: the
-enumeration yields each distinct play exactly once with no de-duplication. Non-doubles (at most
-two steps) are de-duplicated by an exact 30-bit key of the change they make.
+enumeration yields each distinct play exactly once with no de-duplication (under long nardy's
+``block_check=every_step`` the order matters, so every order is tried and plays are merged by
+their multiset of sources). Non-doubles (at most two steps) are de-duplicated by an exact
+30-bit key of the change they make.
 """
 
 from firmware.rules.position import Position, SIDE, CHECKERS
