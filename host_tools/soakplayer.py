@@ -54,7 +54,7 @@ class Player:
     def act(self, fn, *args):
         """One physical action; sometimes the power goes right after it."""
         vb = self.vb
-        before = len(vb.session.game.history)
+        before = vb.session.turns
         vb.guarded(fn, *args)
         if self.chance(0.08):
             self.power_cut()
@@ -65,7 +65,7 @@ class Player:
         self.vb.power_cut(off_ms=self.rng.randrange(0, 500))
 
     def check_lost(self, before=None):
-        have = len(self.vb.session.game.history)
+        have = self.vb.session.turns
         if have < self.commits:
             self.c.lost_turns += self.commits - have
             self.note("lost turns", self.commits, have)
@@ -327,18 +327,18 @@ class Player:
         vb = self.vb
         if self.looks_legal(plays, side):
             return                           # a legal play looks the same to the sensors
-        before = len(vb.session.game.history)
+        before = vb.session.turns
         vb.guarded(vb.press, side)
-        if len(vb.session.game.history) > before or vb.session.game.turn is None:
+        if vb.session.turns > before or vb.session.game.turn is None:
             self.c.accepted_illegal += 1
             self.note("accepted an illegal turn:", what)
-            self.commits = len(vb.session.game.history)
+            self.commits = vb.session.turns
             raise _Resync()
 
     def end_turn(self, side, play):
         vb = self.vb
         s = vb.session
-        before = len(s.game.history)
+        before = s.turns
         intended = self.final_of(play, side)
         if self.chance(0.15):
             # the power goes in the middle of the commit's flash writes (journal, then dice)
@@ -346,19 +346,19 @@ class Player:
             vb.power_cut(after_bytes=self.rng.randrange(1, 600))
         for attempt in range(4):
             vb.guarded(vb.press, side)
-            if len(vb.session.game.history) > before:
+            if vb.session.turns > before:
                 break
             if vb.session.phase == "move" and vb.session.game.turn is not None and \
-                    len(vb.session.game.history) == before:
+                    vb.session.turns == before:
                 continue
             break
         vb.world.fs.cut_after = None          # a cut armed for writes that did not come
         s = vb.session
-        if len(s.game.history) <= before:
+        if s.turns <= before:
             self.c.rejected_legal += 1
             self.note("legal turn refused:", play, s.tracker.state, [o for o in vb.lines[-6:]])
             return False
-        self.commits = len(s.game.history)
+        self.commits = s.turns
         self.c.turns += 1
         if s.game.pos.board != intended.board:
             if self.same_to_sensors(s.game.pos):

@@ -52,6 +52,7 @@ class Session:
         self.t_turn = 0
         self._ambiguous_at = None
         self._flagged = False
+        self.turns = 0            # turns committed in this game
         self._configure_rules()
         self.match = gm.Match(self.rules, self.match_to)
         self.game = self.match.new_game()
@@ -77,6 +78,7 @@ class Session:
 
     def _new_game(self):
         self.game = self.match.new_game()
+        self.turns = 0
         self.setup_done = False
         self.verdict = None
         self.journal.clear()
@@ -430,6 +432,8 @@ class Session:
     def _committed(self, steps, final, condoned):
         game = self.game
         hist = game.history[-1]
+        del game.history[:-1]     # the journal on flash is the history; RAM keeps the last turn
+        self.turns += 1
         side = hist["side"]
         rec = {"k": "turn", "side": side, "dice": list(hist["dice"]), "kind": hist["kind"],
                "s": [list(st) for st in (steps or [])], "ms": self.clock() - self.t_turn}
@@ -443,7 +447,7 @@ class Session:
         seal = self.journal.append(rec)
         if game.phase != gm.OVER:
             self._save()          # the turn is on flash before anything is said or rolled
-        self.emit("ev", {"ev": "commit", "side": side, "n": len(game.history),
+        self.emit("ev", {"ev": "commit", "side": side, "n": self.turns,
                          "steps": self._k_steps(side, rec["s"]),
                          "seal": seal, "condoned": condoned})
         if game.phase == gm.OVER:
@@ -472,10 +476,10 @@ class Session:
             self.journal.clear()
             return False
         game = self.game
-        self.setup_done = bool(game.opening) or len(game.history) > 0 or game.phase != gm.OPENING
+        self.setup_done = bool(game.opening) or self.turns > 0 or game.phase != gm.OPENING
         self.tracker.follow(game.turn, None if game.turn is not None else game.pos)
         self.t_turn = self.clock()
-        self.emit("ev", {"ev": "power_restore", "turns": len(game.history), "dropped": dropped,
+        self.emit("ev", {"ev": "power_restore", "turns": self.turns, "dropped": dropped,
                          "phase": self.phase, "seal": self.journal.head})
         if game.turn is not None:
             self._turn_started(restoring=True)
@@ -507,6 +511,7 @@ class Session:
             match.crawford_next = ev.get("crawford", False)
             self.match = match
             self.game = match.new_game()
+            self.turns = 0
             self.setup_done = False
             self.verdict = None
             self._restored = True
@@ -515,6 +520,9 @@ class Session:
             self._replay(ev)
         except (gm.GameError, ValueError, KeyError):
             return False
+        if ev.get("k") == "turn":
+            self.turns += 1
+        del self.game.history[:-1]
         return True
 
     def _replay(self, ev):
