@@ -184,7 +184,12 @@ def press_and_wait_for_record(page, button):
     """A press that journals something (opening throw, roll, chosen doublet)."""
     n = page.evaluate(EVENTS_RECORDED)
     page.evaluate("(b) => nardy.press(b)", button)
-    page.wait_for_function("(n) => (%s) > n" % EVENTS_RECORDED, arg=n, timeout=10000)
+    try:
+        page.wait_for_function("(n) => (%s) > n" % EVENTS_RECORDED, arg=n, timeout=10000)
+    except Exception:
+        log = page.locator("#log li").all_text_contents()[:15]
+        raise AssertionError("pressing %s journaled nothing (status %s); board said:\n%s"
+                             % (button, page.evaluate("nardy.state.status"), "\n".join(log)))
 
 
 def play_game(page, variant, stop_after_turns=None):

@@ -6,6 +6,7 @@ import queue
 import threading
 import time
 
+from host_tools.web.actions import Refused, command_line
 from host_tools.web.checkers import VirtualCheckers, stacks_of_position
 
 LOG_SIZE = 400
@@ -15,9 +16,6 @@ RECORD_EVENTS = ("new_game", "setup_ok", "opening", "roll", "choose", "cube", "c
                  "game_over", "power_restore")
 # events after which the status changed without a status line from the board
 POSITION_EVENTS = ("step", "undo", "roll", "opening", "choose", "cube", "resync", "mismatch", "no_move")
-# what the page may ask a board to do, besides the simulated hands (`sim ...`)
-PAGE_COMMANDS = ("status", "new", "match", "mode", "dice", "roll", "choose", "cube", "condone",
-                 "export", "help")
 
 
 class Reply:
@@ -155,29 +153,13 @@ class BoardHub:
 
     def page_action(self, action):
         """One action from the page (a dict); returns the Reply of the command it became."""
-        kind = action.get("do")
-        if kind == "command":
-            line = str(action.get("line", "")).strip()
-            word = line.split()[0].lower() if line else ""
-            if word not in PAGE_COMMANDS:
-                return _refused(line, "the page may not send %r" % word)
-            return self.send(line)
-        if self.mode != "sim":
-            return _refused(kind, "a real board is moved by hand: this page only watches it")
-        if kind == "lift":
-            return self.send("sim lift %s" % _zone_word(action["zone"]))
-        if kind == "place":
-            return self.send("sim place %s %d" % (_zone_word(action["zone"]), int(action["side"])))
-        if kind == "press":
-            button = str(action.get("button"))
-            ms = int(action.get("ms", 80))
-            return self.send("sim press %s %d" % (button, ms))
-        if kind == "setup":
-            reply = self.send("sim setup")
+        try:
+            line = command_line(action, self.mode == "sim")
+        except Refused as exc:
+            reply = Reply(str(action.get("do")), "page")
+            reply.settle({"t": "err", "cmd": str(action.get("do"))[:40], "msg": str(exc)})
             return reply
-        if kind == "power_cut":
-            return self.send("sim power_cut")
-        return _refused(str(kind), "unknown action")
+        return self.send(line)
 
     # -- lines from the board ---------------------------------------------------------------------------
     def _line_in(self, text):
@@ -250,21 +232,3 @@ class BoardHub:
     def _note(self, entry):
         entry["at"] = round(time.time(), 3)
         self.log.append(entry)
-
-
-def _zone_word(zone):
-    """Protocol name of a zone number 0..27 (triangles k 1..24, bar0, bar1, off0, off1)."""
-    z = int(zone)
-    if 0 <= z < 24:
-        return str(z + 1)
-    if z in (24, 25):
-        return "bar%d" % (z - 24)
-    if z in (26, 27):
-        return "off%d" % (z - 26)
-    raise ValueError("no zone %r" % zone)
-
-
-def _refused(line, why):
-    reply = Reply(line, "page")
-    reply.settle({"t": "err", "cmd": str(line)[:40], "msg": why})
-    return reply
