@@ -11,6 +11,7 @@ from host_tools import cmd_soak
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FAST_GAMES = 20        # per variant, frame-level hardware: the board logic at speed
+LONG_GAMES = ("jacquet", "matador")     # three times as many turns a game: a third of the games
 FULL_GAMES = 2         # per variant, the slot-level simulation: scanner, debounce, zone reader
 
 
@@ -23,7 +24,8 @@ def _assert_clean(variant, c):
 @pytest.mark.soak
 @pytest.mark.parametrize("variant", cmd_soak.VARIANTS)
 def test_soak_board_logic(variant):
-    _assert_clean(variant, cmd_soak.run(variant, FAST_GAMES, seed=2026, noise="high", fast=True))
+    games = FAST_GAMES // 3 if variant in LONG_GAMES else FAST_GAMES
+    _assert_clean(variant, cmd_soak.run(variant, games, seed=2026, noise="high", fast=True))
 
 
 @pytest.mark.soak
