@@ -329,6 +329,8 @@ def export(records, fmt="mat", names=NAMES, verify=True):
     for a, b in zip(games, games[1:]):
         if a["rules"].describe() != b["rules"].describe() or a["match_to"] != b["match_to"]:
             raise ExportError("the records are not of one match (rules or match length differ)")
+        if a["number"] == b["number"]:
+            raise ExportError("two records of game %d" % a["number"])
     seen = []
     for w in warnings:
         if w not in seen:

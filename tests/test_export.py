@@ -212,6 +212,14 @@ def test_long_nardy_is_refused_with_a_clear_message(matches, capsys):
     assert "Long nardy" in err and "cannot be written for GNU Backgammon" in err
 
 
+def test_records_of_different_matches_or_the_same_game_twice_are_refused(matches, capsys):
+    _, paths, _ = matches
+    code, _, err = run_export([paths["backgammon"], paths["short"]], capsys)
+    assert code == 1 and "not of one match" in err
+    code, _, err = run_export([paths["short"], paths["short"]], capsys)
+    assert code == 1 and "two records of game 1" in err
+
+
 def test_sgf_has_a_node_per_roll_and_cube_action_and_loads_in_gnubg(matches, capsys, tmp_path):
     recs, paths, _ = matches
     code, out, err = run_export([paths["backgammon"], "--format", "sgf"], capsys)
