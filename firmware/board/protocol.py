@@ -57,6 +57,9 @@ def handle(app, line):
     except ValueError as exc:          # refused by the session or the rules: nothing changed
         app.emit("err", {"cmd": text[:40], "msg": str(exc)})
         return False
+    except Exception as exc:           # a bug: say so on the link rather than stop the board
+        app.emit("err", {"cmd": text[:40], "msg": "internal error: %r" % (exc,)})
+        return False
     app.emit("ok", {"cmd": name})
     return True
 
