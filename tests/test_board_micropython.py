@@ -136,20 +136,25 @@ SCENARIOS = [sc.test_a_plain_turn_commits_on_the_movers_button_and_rolls_for_the
              sc.test_referee_mode_gives_no_hints_flags_and_records_a_correction,
              sc.test_referee_mode_condone_records_the_illegal_play,
              sc.test_power_cut_mid_turn_resumes_game_dice_and_hands]
+# (variant, scenario): each illegal action class of the rules, flagged the same way
+VARIANT_SCENARIOS = [(c[0], (lambda c: lambda vb: sc.illegal_class(vb, *c))(c))
+                     for c in sc.ILLEGAL_CLASSES]
 
 
 def _replay(run):
     """All scenarios in one process, each after a fresh match with default settings."""
     script = []
     want = []
-    for scenario in SCENARIOS:
-        lines, verdict = recorded(scenario)
-        script += ["new short", "mode guide", "condone off"] + lines
+    names = []
+    for variant, scenario in [("short", f) for f in SCENARIOS] + VARIANT_SCENARIOS:
+        lines, verdict = recorded(scenario, variant)
+        script += ["new " + variant, "mode guide", "condone off"] + lines
         want.append(after_setup(verdict)[0])
+        names.append("%s %s" % (variant, getattr(scenario, "__name__", "")))
     got = after_setup(verdicts(run(script)))
     assert len(got) == len(want)
-    for scenario, g, w in zip(SCENARIOS, got, want):
-        assert g == w, scenario.__name__
+    for name, g, w in zip(names, got, want):
+        assert g == w, name
 
 
 def after_setup(verdict):

@@ -456,26 +456,32 @@ ILLEGAL_CLASSES = [
 ]
 
 
+def illegal_class(board, variant, pos, dice, src, dst, rule):
+    """On a board with manual dice and the start position set out: make one illegal placement,
+    see it flagged, and see the turn refused at the button."""
+    board.force_position(pos)
+    assert board.cmd("roll %d %d" % dice)["t"] == "ok"
+    s = board.session
+    if variant == "long":                 # first the one head checker the turn allows
+        board.move(zone(board, 0, 24), zone(board, 0, 22), 0)
+        assert board.settled()
+    m = board.mark()
+    board.lift(zone(board, 0, src), 0)
+    assert not s.tracker.lit & bit(zone(board, 0, dst)), rule
+    board.place(zone(board, 0, dst), 0)
+    assert s.tracker.state == ILLEGAL and s.tracker.flash == bit(zone(board, 0, dst)), rule
+    assert board.since(m, ev="illegal")
+    board.press("p0")
+    assert not commits(board, m), rule
+
+
 @pytest.mark.parametrize("variant,pos,dice,src,dst,rule", ILLEGAL_CLASSES)
 def test_each_illegal_action_class_is_flagged(variant, pos, dice, src, dst, rule):
     board = VirtualBoard(variant)
     try:
         board.cmd("dice manual")
         board.setup()
-        board.force_position(pos)
-        assert board.cmd("roll %d %d" % dice)["t"] == "ok"
-        s = board.session
-        if variant == "long":                 # first the one head checker the turn allows
-            board.move(zone(board, 0, 24), zone(board, 0, 22), 0)
-            assert board.settled()
-        m = board.mark()
-        board.lift(zone(board, 0, src), 0)
-        assert not s.tracker.lit & bit(zone(board, 0, dst)), rule
-        board.place(zone(board, 0, dst), 0)
-        assert s.tracker.state == ILLEGAL and s.tracker.flash == bit(zone(board, 0, dst)), rule
-        assert board.since(m, ev="illegal")
-        board.press("p0")
-        assert not commits(board, m), rule
+        illegal_class(board, variant, pos, dice, src, dst, rule)
     finally:
         board.close()
 
