@@ -3,11 +3,13 @@
 The tracker keeps the rules core's ``Turn`` at the last position the board showed exactly. On a
 new frame it looks for the shortest change of that turn (take back some steps, then play some)
 whose expected zone counts equal the frame; counts a sensor cannot see (a point fuller than its
-slots) are taken from the tracked game. When no such change exists, the difference is read as
-hands at work: own checkers in the air (their legal destinations are lit), a checker put down
-where no lifted checker may go (flashed), or more than one hand's work (a mismatch: every
-differing zone is shown until the board matches again). Nothing here allocates per frame except
-the step lists the rules core returns.
+slots, a sensor the zone reader distrusts) are taken from the tracked game, a hit is only read
+on a point whose count the sensors saw change, and where analog sensing reports colours the
+explanation must agree with them. When no such change exists, the difference is read as hands
+at work: own checkers in the air (their legal destinations are lit), a checker put down where
+no lifted checker may go (flashed), or more than one hand's work (a mismatch: every differing
+zone is shown until the board matches again). The destinations of every checker are learnt
+ahead, one checker per idle scan while the hands are free, so a lift is a lookup.
 """
 
 from firmware.board.zonemap import ZONES, BAR_ZONE
