@@ -169,11 +169,12 @@ def play_turn(page, rules, zmap, st):
         turn.push(src, die)
     turns = page.evaluate(TURNS_RECORDED)
     page.evaluate("(b) => nardy.press(b)", "p%d" % side)
-    # committed: the record has one more turn, and the status has moved on to the next roll
+    # committed: the record has one more turn, and the status is as new as the record (its seal
+    # is the record's head: the next roll, or the end), whoever moves next (matador: same side)
     try:
         page.wait_for_function(
-            "([n, side]) => (%s) > n && (nardy.state.status.turn !== side || nardy.state.status.phase !== 'move')"
-            % TURNS_RECORDED, arg=[turns, side], timeout=10000)
+            "(n) => (%s) > n && nardy.state.status.seal === nardy.state.record.head"
+            % TURNS_RECORDED, arg=turns, timeout=10000)
     except Exception:
         log = page.locator("#log li").all_text_contents()[:12]
         raise AssertionError("the turn %s %s was not committed; board said:\n%s"

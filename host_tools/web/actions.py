@@ -6,6 +6,7 @@ from firmware.board.zonemap import zone_name
 PAGE_COMMANDS = ("status", "new", "match", "mode", "dice", "roll", "choose", "cube", "condone",
                  "export", "help")
 BUTTONS = ("p0", "p1", "menu")
+PRESS_MS = 200          # a finger's press (the page measures real ones)
 
 
 class Refused(ValueError):
@@ -40,7 +41,7 @@ def command_line(action, simulated):
         button = str(action.get("button"))
         if button not in BUTTONS:
             raise Refused("no button %r" % button)
-        return "sim press %s %d" % (button, int(action.get("ms", 80)))
+        return "sim press %s %d" % (button, int(action.get("ms", PRESS_MS)))
     if kind == "setup":
         return "sim setup"
     if kind == "power_cut":

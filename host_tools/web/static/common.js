@@ -7,6 +7,10 @@ const ZONE_NAMES = [];
 for (let k = 1; k <= 24; k++) ZONE_NAMES.push(String(k));
 ZONE_NAMES.push("bar0", "bar1", "off0", "off1");
 
+// A finger's press lasts a good tenth of a second or more; a press the firmware is to see must
+// outlast its debounce even when a scan comes late (a busy moment on a loaded host).
+const PRESS_MS = 200;
+
 const state = {
   board: null,          // from /api/board (hardware description)
   mode: "sim",

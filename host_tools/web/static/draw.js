@@ -74,7 +74,7 @@ function drawButtons(svg) {
     const release = () => {
       if (!downAt) return;
       c.classList.remove("down");
-      const ms = Math.max(40, Math.min(5000, Math.round(performance.now() - downAt)));
+      const ms = Math.max(PRESS_MS, Math.min(5000, Math.round(performance.now() - downAt)));
       downAt = 0;
       act({ do: "press", button: name, ms });
     };

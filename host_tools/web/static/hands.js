@@ -92,6 +92,7 @@ function noteSensed(msg) {
 // A zone holding as many checkers as it has slots reads "full": one more or one less (while
 // still full) changes no sensor, so there is nothing to wait for but a hand's pace.
 const HAND_PACE_MS = 80;
+
 function sensedOrPace(kind, zone, visible) {
   return visible ? whenSensed(kind, zone) : new Promise((r) => setTimeout(r, HAND_PACE_MS));
 }
@@ -114,7 +115,7 @@ window.nardy = {
   drag: scriptedDrag,
   lift(zone) { return lift(zone, 1); },
   place(zone, side) { return act({ do: "place", zone, side }); },
-  press(button, ms = 80) { return act({ do: "press", button, ms }); },
+  press(button, ms = PRESS_MS) { return act({ do: "press", button, ms }); },
   command(line) { return act({ do: "command", line }); },
   setup() { return act({ do: "setup" }); },
   newGame,
