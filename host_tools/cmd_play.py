@@ -8,6 +8,7 @@ With a board attached over USB, the same page watches it live (a spectator view)
 
 import argparse
 import os
+import signal
 import sys
 import tempfile
 import threading
@@ -68,6 +69,10 @@ def can_open_browser():
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
+def _stop_on_sigterm(signum, frame):
+    raise KeyboardInterrupt
+
+
 def main(argv):
     args = parse_args(argv)
     link = choose_link(args)
@@ -92,6 +97,7 @@ def main(argv):
             webbrowser.open(server.url)
         except webbrowser.Error:
             pass
+    signal.signal(signal.SIGTERM, _stop_on_sigterm)
     done = threading.Event()
     link_on_close = link.on_close
 
