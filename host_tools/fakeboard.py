@@ -15,6 +15,7 @@ Run standalone: `python -m host_tools.fakeboard FOLDER` prints the port and serv
 import fcntl
 import os
 import select
+import signal
 import shutil
 import subprocess
 import sys
@@ -291,6 +292,10 @@ def main(argv=None):
     args = p.parse_args(sys.argv[1:] if argv is None else argv)
     board = FakeBoard(args.folder, heap=args.heap).start()
     print(board.port, flush=True)
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+    signal.signal(signal.SIGTERM, interrupt)     # stop the interpreter too, not only this process
     try:
         while True:
             time.sleep(1)
