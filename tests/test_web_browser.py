@@ -60,7 +60,7 @@ def browser():
 @pytest.fixture
 def board_page(browser, tmp_path):
     proc, url = start_play(tmp_path)
-    page = browser.new_page(viewport={"width": 1500, "height": 950})
+    page = browser.new_page(viewport={"width": 1500, "height": 950}, has_touch=True)
     errors = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     try:
@@ -138,6 +138,55 @@ def test_page_loads_and_a_mouse_drag_reaches_the_firmware(board_page):
     assert page.evaluate("(z) => nardy.state.stacks[z].slice(-1)[0]", zmap.zone(side, dst)) == side
     os.makedirs(ARTIFACTS, exist_ok=True)
     page.screenshot(path=os.path.join(ARTIFACTS, "virtual-board.png"))
+
+
+def touch_drag(page, start, end, steps=5):
+    """A finger on the screen: touch start, moves, touch end (Chrome DevTools input events)."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": start[0], "y": start[1]}]})
+    for i in range(1, steps + 1):
+        x = start[0] + (end[0] - start[0]) * i / steps
+        y = start[1] + (end[1] - start[1]) * i / steps
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
+
+
+def test_two_checkers_at_once_with_the_mouse_and_one_by_touch(board_page):
+    page = board_page
+    rules = get_rules("short")
+    zmap = ZoneMap(rules)
+    page.evaluate("nardy.command('dice manual').then(() => nardy.command('roll 4 2'))")
+    st = wait_for_phase(page, "move")
+    assert st["turn"] == 0                    # White threw the 4: White plays 4-2 first
+    page.evaluate("([a, b, c]) => nardy.drag(a, b).then(() => nardy.drag(c, b))",
+                  [zmap.zone(0, 8), zmap.zone(0, 4), zmap.zone(0, 6)])
+    page.wait_for_function("nardy.state.status.dice_left.length === 0")
+    page.evaluate("nardy.press('p0')")
+    wait_for_phase(page, "roll")
+    page.evaluate("nardy.command('roll 3 3')")
+    wait_for_phase(page, "move")
+
+    # Shift-drag: Black's two checkers from its 8-point to its 5-point in one hand
+    src, dst = zmap.zone(1, 8), zmap.zone(1, 5)
+    x, y = zone_centre(page, src)
+    x2, y2 = zone_centre(page, dst)
+    page.keyboard.down("Shift")
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x2, y2, steps=6)
+    page.mouse.up()
+    page.keyboard.up("Shift")
+    page.wait_for_function("([z, n]) => nardy.state.stacks[z].length === n", arg=[dst, 2])
+    page.wait_for_function("nardy.state.status.dice_left.length === 2")
+    assert page.evaluate("(z) => nardy.state.stacks[z]", src) == [1]
+
+    # a finger: one more checker from Black's 13-point to its 10-point
+    src, dst = zmap.zone(1, 13), zmap.zone(1, 10)
+    touch_drag(page, zone_centre(page, src), zone_centre(page, dst))
+    page.wait_for_function("([z, n]) => nardy.state.stacks[z].length === n", arg=[dst, 1])
+    page.wait_for_function("nardy.state.status.dice_left.length === 1")
+    assert page.evaluate("(z) => nardy.state.stacks[z].length", src) == 4
 
 
 def choose_play(turn):
