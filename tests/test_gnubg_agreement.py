@@ -246,4 +246,4 @@ def test_generated_positions_agree_with_gnubg():
 
 @pytest.mark.soak
 def test_many_generated_positions_agree_with_gnubg():
-    _run(20000, seed=20)
+    _run(10000, seed=20)
