@@ -69,16 +69,32 @@ class Tracker:
     # -- what is tracked --------------------------------------------------------------------
     def follow(self, turn, position=None, restored=False):
         """Track ``turn`` (a rules Turn, steps kept) or, with turn None, a fixed ``position``.
-        ``restored``: the hands may have worked while the board was off, so a hit may be read on
-        any zone (otherwise only where the sensors saw the count change)."""
+        ``restored``: after a power cut the hands may have worked while the board was off: a hit
+        is read first where the board differs from the journaled position, then anywhere."""
         self.turn = turn
         self.gen += 1
-        self.touched = (1 << ZONES) - 1 if restored else 0
+        self.touched = 0
+        self.loose = restored
         if turn is not None:
             self.side = turn.side
             position = turn.position()
         self.zmap.expected(position.board, self.exp)
+        if restored:              # zones that differ from the journal count as touched
+            for z in range(ZONES):
+                e = self.exp[z]
+                self.frame[z] = e if e < self.cap[z] else self.cap[z]
         self._cache = -1
+
+    loose = False
+
+    def _loosely(self, search, *args):
+        """Search again with a hit allowed on any zone (after a power cut, as a last resort)."""
+        keep = self.touched
+        self.touched = (1 << ZONES) - 1
+        if search(*args):
+            return True
+        self.touched = keep
+        return False
 
     def _refresh_expected(self):
         self.gen += 1
@@ -102,7 +118,8 @@ class Tracker:
         turn = self.turn
         if force and turn is not None and not (
                 self.n_missing == 0 and self.n_extra == 0 and turn.complete()):
-            if self._search_complete():
+            if self._search_complete() or (self.loose and not self.ambiguous and
+                                            self._loosely(self._search_complete)):
                 self._diff()
                 return self._settle()
             if self.ambiguous:
@@ -111,7 +128,7 @@ class Tracker:
         if self.n_missing == 0 and self.n_extra == 0:
             return self._settle()
         if turn is not None and (self.n_extra or force):
-            if self._search(force):
+            if self._search(force) or (self.loose and self._loosely(self._search, force)):
                 self._diff()
                 return self._settle()
         self._read_hands()
@@ -119,6 +136,7 @@ class Tracker:
 
     def _settle(self):
         self.state = SETTLED
+        self.loose = False
         self.missing = self.extra = self.lifted = self.lit = self.hitlit = 0
         self.back = self.flash = 0
         self._cache = -1
