@@ -9,6 +9,7 @@ read). Inputs: zone-count frames (``frame_in``), buttons (``press``), host comma
 """
 
 import gc
+import json
 import sys
 
 from firmware.rules.variants import get_rules
@@ -607,8 +608,12 @@ class Session:
     def record(self):
         """The game record (rules.md §8.6): every sealed journal event, and the head seal."""
         events = []
-        for obj, s in self.journal.entries():
+        for text, s in self.journal.rows():
+            obj = json.loads(text)
             obj["seal"] = s
+            # the sealed text itself: MicroPython's dicts do not keep key order, so a verifier
+            # cannot rebuild the exact line from the fields
+            obj["line"] = text
             if obj.get("k") == "turn":
                 obj["steps"] = self._k_steps(obj["side"], obj.pop("s"))
             events.append(obj)
