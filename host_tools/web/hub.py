@@ -15,7 +15,7 @@ LISTENER_BACKLOG = 4000
 RECORD_EVENTS = ("new_game", "setup_ok", "opening", "roll", "choose", "cube", "commit",
                  "game_over", "power_restore")
 # events after which the status changed without a status line from the board
-POSITION_EVENTS = ("step", "undo", "roll", "opening", "choose", "cube", "resync", "mismatch", "no_move")
+STATUS_EVENTS = ("step", "undo", "roll", "opening", "choose", "cube", "resync", "mismatch", "no_move")
 
 
 class Reply:
@@ -205,7 +205,7 @@ class BoardHub:
             self._note({"dir": "in", "line": msg})
             name = msg.get("ev")
             # status first: when the record arrives, the status is at least as new as it
-            if name in POSITION_EVENTS:
+            if name in STATUS_EVENTS:
                 follow_up.append("status")
             if name in RECORD_EVENTS:
                 follow_up.append("export")
