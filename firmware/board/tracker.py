@@ -69,8 +69,9 @@ class Tracker:
     # -- what is tracked --------------------------------------------------------------------
     def follow(self, turn, position=None, restored=False):
         """Track ``turn`` (a rules Turn, steps kept) or, with turn None, a fixed ``position``.
-        ``restored``: after a power cut the hands may have worked while the board was off: a hit
-        is read first where the board differs from the journaled position, then anywhere."""
+        ``restored``: after a power cut the hands may have worked while the board was off (what
+        they did there is unseen): for the rest of this turn a hit is read first where the
+        sensors saw a change, then, if nothing else explains the board, anywhere."""
         self.turn = turn
         self.gen += 1
         self.touched = 0
@@ -136,7 +137,6 @@ class Tracker:
 
     def _settle(self):
         self.state = SETTLED
-        self.loose = False
         self.missing = self.extra = self.lifted = self.lit = self.hitlit = 0
         self.back = self.flash = 0
         self._cache = -1
