@@ -259,20 +259,16 @@ class Persian(Rules):
         return 1 if pos.off(1 - winner) else 2
 
 
-class Jacquet(Rules):
+class Jacquet(Short):
+    """Short nardy's rules and scoring with every checker starting on its own 24-point (D8)."""
     name = "jacquet"
     title = "Jacquet (seed 001)"
     start = HEAD_START
-    cube = False
     OPTIONS = {"scoring": (("tric-trac", "backgammon"), "tric-trac")}
 
     def configure(self):
+        self.cube = False
         self.gnubg_compatible = False
-
-    def score(self, pos, winner):
-        if self.options["scoring"] == "backgammon":
-            return _backgammon_score(pos, 1 - winner)
-        return _tric_trac(pos, 1 - winner)
 
 
 class Matador(Jacquet):
