@@ -163,3 +163,16 @@ def test_no_cube_in_variants_without_one():
     assert not game.can_double(game.side)
     with pytest.raises(GameError):
         game.double(game.side)
+
+
+def test_match_state_round_trips_through_plain_data():
+    rules = get_rules("backgammon")
+    match = Match(rules, 5)
+    g = match.new_game()
+    g.resign(1, 4)
+    match.record(g)                          # 4-0: the next game is the Crawford game
+    saved = match.state()
+    other = Match(rules, 5)
+    other.restore(saved)
+    assert other.score == [4, 0] and other.crawford_next and other.new_game().crawford
+    assert not other.new_game().crawford     # the Crawford game happens once

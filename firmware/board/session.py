@@ -94,7 +94,7 @@ class Session:
         return {"k": "game", "variant": self.variant, "options": self.options,
                 "rules": self.rules.describe(), "match_to": self.match_to,
                 "score": list(self.match.score), "games": self.match.games,
-                "crawford": self.game.crawford, "crawford_done": self.match._crawford_done,
+                "crawford": self.game.crawford, "crawford_done": self.match.state()["crawford_done"],
                 "mode": self.mode, "dice_mode": self.dice_mode, "condone": self.condone}
 
     def _save(self):
@@ -506,10 +506,9 @@ class Session:
             self.condone = ev.get("condone", False)
             self._configure_rules()
             match = gm.Match(self.rules, self.match_to)
-            match.score = list(ev["score"])
-            match.games = ev.get("games", 0)
-            match._crawford_done = ev.get("crawford_done", False)
-            match.crawford_next = ev.get("crawford", False)
+            match.restore({"score": ev["score"], "games": ev.get("games", 0),
+                           "crawford_done": ev.get("crawford_done", False),
+                           "crawford_next": ev.get("crawford", False)})
             self.match = match
             self.game = match.new_game()
             self.turns = 0

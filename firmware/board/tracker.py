@@ -27,10 +27,8 @@ HAND_EXTRA = 2
 
 
 def _push(turn, pip, die):
-    """Play a step ``turn.targets`` has just offered (push() would search its legality again);
-    returns 1 when it hits."""
-    turn._make(pip, die)
-    return (turn.stack[-1] >> 13) & 1
+    """Play a step ``turn.targets`` has just offered; returns 1 when it hits."""
+    return turn.push_offered(pip, die)
 
 
 class Tracker:
@@ -225,7 +223,7 @@ class Tracker:
                 self._report(old)
                 self._refresh_expected()
                 return True
-            if not turn.stack:
+            if not turn.depth:
                 break
             step = turn.pop()
             popped.append(step)
@@ -248,12 +246,12 @@ class Tracker:
         popped = []
         while len(self._found) < FOUND_MAX:
             self._dfs(work, m)
-            if not turn.stack:
+            if not turn.depth:
                 break
             step = turn.pop()
             popped.append(step)
             m += self._move(work, step[0], step[1], step[3], -1)
-        while turn.stack:
+        while turn.depth:
             turn.pop()
         found = self._found
         self._found = None
@@ -290,7 +288,7 @@ class Tracker:
         """Take the best reading of an ambiguous turn end (the player confirmed it)."""
         turn = self.turn
         old = turn.steps
-        while turn.stack:
+        while turn.depth:
             turn.pop()
         for src, dst, die, hit in self.guess:
             turn.push(src, die)
@@ -359,7 +357,7 @@ class Tracker:
                     found.append((key, turn.steps))
                 return len(found) >= FOUND_MAX
         turn = self.turn
-        left = turn.max_steps - len(turn.stack)
+        left = turn.max_steps - turn.depth
         if m < 0:
             m = 0
         if left <= 0 or m > 2 * left:

@@ -231,6 +231,18 @@ class Match:
     def over(self):
         return bool(self.length) and max(self.score) >= self.length
 
+    def state(self):
+        """What a journal needs to restore the match between games (plain data)."""
+        return {"score": list(self.score), "games": self.games,
+                "crawford_done": self._crawford_done, "crawford_next": self.crawford_next}
+
+    def restore(self, state):
+        """Undo ``state()``: the score, games played and where the Crawford rule stands."""
+        self.score = list(state["score"])
+        self.games = state.get("games", 0)
+        self._crawford_done = bool(state.get("crawford_done", False))
+        self.crawford_next = bool(state.get("crawford_next", False))
+
     def winner(self):
         if not self.over():
             return -1

@@ -379,6 +379,17 @@ class Turn:
                 return (self.stack[-1] >> 13) & 1
         raise IllegalStep(self.explain_step(src, die))
 
+    def push_offered(self, src, die):
+        """Play a step that ``targets(src)`` has just offered, without searching its legality
+        again (the caller vouches for it); returns 1 when it hits."""
+        self._make(src, die)
+        return (self.stack[-1] >> 13) & 1
+
+    @property
+    def depth(self):
+        """How many steps have been played so far."""
+        return len(self.stack)
+
     def push_move(self, src, dst):
         """Play the step src -> dst (dst 0 = off), choosing the die; returns the die used."""
         offered = self.targets(src)
