@@ -244,12 +244,20 @@ class Turn:
         return ()
 
     # -- searches ------------------------------------------------------------------------------
-    def _best(self, depth, top):
-        """Largest candidate depth reachable from the current node (-1: none)."""
-        best = depth if (not self.six or self._six_ok()) else -1
-        if depth == self.ndice:
+    def _search(self, depth, top, goal):
+        """Depth-first over the legal next steps from the current node. goal < 0: the largest
+        depth of a candidate play reachable (-1: none); goal = M: M if a whole legal play of M
+        steps is reachable, else -1. Stops as soon as the answer cannot improve."""
+        if goal < 0:
+            best = depth if (not self.six or self._six_ok()) else -1
+            stop = self.ndice
+        else:
+            if depth == goal:
+                return goal if self._accept(depth) else -1
+            best = -1
+            stop = goal
+        if depth == stop:
             return best
-        full = self.ndice
         for d in self._next_dice():
             cand = self._sources(top, d)
             while cand:
@@ -257,13 +265,22 @@ class Turn:
                 cand ^= low
                 s = _BITPOS[low]
                 self._make(s, d)
-                r = self._best(depth + 1, s if self.canon else _BAR)
+                r = self._search(depth + 1, s if self.canon else _BAR, goal)
                 self._unmake()
                 if r > best:
                     best = r
-                    if best == full:
+                    if best == stop:
                         return best
         return best
+
+    def _best(self, depth, top):
+        """Largest candidate depth reachable from the current node (-1: none)."""
+        return self._search(depth, top, -1)
+
+    def _completable(self, depth, top):
+        """Can the play so far be completed into a whole legal play?"""
+        m = self.max_steps
+        return self._search(depth, top, m) == m
 
     def _accept(self, depth):
         """Is the current node a whole legal play (depth == M, rules on the final position)?"""
@@ -274,23 +291,6 @@ class Turn:
         if self.need_die and depth == 1 and ((self.stack[0] >> 5) & 7) != self.need_die:
             return False
         return True
-
-    def _completable(self, depth, top):
-        """Can the play so far be completed into a whole legal play?"""
-        if depth == self.max_steps:
-            return self._accept(depth)
-        for d in self._next_dice():
-            cand = self._sources(top, d)
-            while cand:
-                low = cand & -cand
-                cand ^= low
-                s = _BITPOS[low]
-                self._make(s, d)
-                ok = self._completable(depth + 1, s if self.canon else _BAR)
-                self._unmake()
-                if ok:
-                    return True
-        return False
 
     def _settle(self):
         """Fix the number of steps a legal play must use, and the rule modes that decide it."""
