@@ -62,6 +62,9 @@ def describe(msg):
     return json.dumps(msg)
 
 
+GREETING_WAIT_S = 1.5
+
+
 class Monitor:
     """Prints what the board says, stamped with the time since the monitor started."""
 
@@ -71,8 +74,11 @@ class Monitor:
         self.lines = 0
         self.t0 = time.monotonic()
         self._lock = threading.Lock()
+        self.greeted = threading.Event()     # the firmware said hello (it has just started)
 
     def line(self, text):
+        if '"hello"' in text:
+            self.greeted.set()
         with self._lock:
             self.lines += 1
             if self.raw:
@@ -120,6 +126,9 @@ def main(argv):
     except OSError as exc:
         print("monitor: cannot open %s: %s" % (port, exc), file=sys.stderr)
         return 1
+    # A board that is starting (just plugged in, reset) would lose commands sent before its
+    # firmware reads the link: wait briefly for its hello; a board already running says nothing.
+    monitor.greeted.wait(GREETING_WAIT_S)
     for command in args.send or ["status"]:
         link.send(command)
     if sys.stdin.isatty():

@@ -47,7 +47,7 @@ def test_monitor_shows_the_firmware_running_on_a_board(fake_board):
     subprocess.run([mpremote, "connect", fake_board.port, "reset"], check=True, timeout=60)
 
     done = subprocess.run(
-        [sys.executable, "-m", "host_tools", "monitor", "--port", fake_board.port, "--seconds", "4",
+        [sys.executable, "-m", "host_tools", "monitor", "--port", fake_board.port, "--seconds", "6",
          "--send", "status", "--send", "sim setup"],
         cwd=REPO, capture_output=True, text=True, timeout=60)
     out = done.stdout
