@@ -10,7 +10,7 @@ die). Anything wrong raises ``ExportError`` with the event it is about.
 
 import json
 
-from firmware.board.journal import GENESIS, seal
+from firmware.board.journal import GENESIS, replay_dice_and_cube, seal
 from firmware.rules import get_rules
 from firmware.rules import game as gm
 from firmware.rules.movegen import IllegalStep
@@ -148,29 +148,14 @@ def replay_record(record):
         ev = events[i]
         k = ev.get("k")
         try:
-            if k == "open":
-                game.opening_roll(ev["dice"][0], ev["dice"][1])
-            elif k == "parity":
-                game.opening_parity(0, True, ev["die"])
-            elif k == "roll":
-                game.roll(ev["dice"][0], ev["dice"][1])
-            elif k == "choose":
-                game.choose_doublet(ev["value"])
+            side = game.pos.turn
+            if replay_dice_and_cube(game, ev):
+                if k == "cube":
+                    act = ev["act"]
+                    acts.append((side, "double", game.cube * 2) if act == "double"
+                                else (1 - side, act))
             elif k == "turn":
                 acts.append(_turn(rules, game, ev))
-            elif k == "cube":
-                side = game.pos.turn
-                if ev["act"] == "double":
-                    game.double(side)
-                    acts.append((side, "double", game.cube * 2))
-                elif ev["act"] == "take":
-                    game.take()
-                    acts.append((1 - side, "take"))
-                elif ev["act"] == "drop":
-                    game.drop()
-                    acts.append((1 - side, "drop"))
-                else:
-                    raise ExportError("unknown cube action %r" % ev["act"], i)
             elif k == "position":
                 raise ExportError("the game went on from an edited position, which gnubg's "
                                   "match formats cannot express", i)
@@ -191,7 +176,7 @@ def replay_record(record):
             if exc.event is None:
                 raise ExportError(exc.why, i)
             raise
-        except (gm.GameError, IllegalStep, KeyError, IndexError, TypeError) as exc:
+        except (gm.GameError, IllegalStep, KeyError, IndexError, TypeError, ValueError) as exc:
             raise ExportError("does not replay: %s" % exc, i)
     if game.phase == gm.OVER:
         out["winner"], out["points"], out["how"] = game.winner, game.points, game.result

@@ -20,6 +20,34 @@ NAME = "game"
 SEGMENT = 1536
 
 
+def replay_dice_and_cube(game, ev):
+    """Apply a journal event that throws dice or moves the cube to ``game`` (opening, parity
+    opening, roll, chosen doublet, double/take/drop); False for any other kind of event. Raises
+    the rules core's GameError when the game's phase does not allow it."""
+    k = ev.get("k")
+    if k == "open":
+        game.opening_roll(ev["dice"][0], ev["dice"][1])
+    elif k == "parity":
+        game.opening_parity(0, True, ev["die"])
+    elif k == "roll":
+        game.roll(ev["dice"][0], ev["dice"][1])
+    elif k == "choose":
+        game.choose_doublet(ev["value"])
+    elif k == "cube":
+        act = ev["act"]
+        if act == "double":
+            game.double(game.pos.turn)
+        elif act == "take":
+            game.take()
+        elif act == "drop":
+            game.drop()
+        else:
+            raise ValueError("unknown cube action %r" % act)
+    else:
+        return False
+    return True
+
+
 def seal(prev, text):
     """The seal of a line ``text`` following a line sealed ``prev``."""
     h = hashlib.sha256(prev.encode())

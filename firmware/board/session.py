@@ -17,7 +17,7 @@ from firmware.rules.position import Position
 from firmware.rules import game as gm
 from firmware.board.zonemap import ZoneMap, ZONES, zone_name
 from firmware.board.tracker import Tracker, SETTLED, ILLEGAL, MISMATCH, STATE_NAMES
-from firmware.board.journal import Journal
+from firmware.board.journal import Journal, replay_dice_and_cube
 
 P0 = 0
 P1 = 1
@@ -528,15 +528,9 @@ class Session:
     def _replay(self, ev):
         game = self.game
         k = ev.get("k")
-        if k == "open":
-            game.opening_roll(ev["dice"][0], ev["dice"][1])
-        elif k == "parity":
-            game.opening_parity(0, True, ev["die"])
-        elif k == "roll":
-            game.roll(ev["dice"][0], ev["dice"][1])
-        elif k == "choose":
-            game.choose_doublet(ev["value"])
-        elif k == "turn":
+        if replay_dice_and_cube(game, ev):
+            return
+        if k == "turn":
             if "condoned" in ev:
                 game.commit_condoned(Position.decode(ev["pos"]), ev["condoned"])
             else:
@@ -547,13 +541,6 @@ class Session:
                 ok, why = game.commit()
                 if not ok:
                     raise ValueError(why)
-        elif k == "cube":
-            if ev["act"] == "double":
-                game.double(game.pos.turn)
-            elif ev["act"] == "take":
-                game.take()
-            else:
-                game.drop()
         elif k == "position":
             game.pos = Position.decode(ev["pos"])
             game.turn = None
