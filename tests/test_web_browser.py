@@ -201,6 +201,8 @@ def choose_play(turn):
 
 TURNS_RECORDED = "nardy.state.record ? nardy.state.record.events.filter(e => e.k === 'turn').length : 0"
 EVENTS_RECORDED = "nardy.state.record ? nardy.state.record.events.length : 0"
+SIDES_THAT_MOVED = ("nardy.state.record ? [...new Set(nardy.state.record.events"
+                    ".filter(e => e.k === 'turn').map(e => e.side))].length : 0")
 
 
 def play_turn(page, rules, zmap, st):
@@ -244,7 +246,9 @@ def press_and_wait_for_record(page, button):
 
 def play_game(page, variant, stop_after_turns=None):
     """A new game of ``variant`` set out and played through the page: to its end, or until
-    ``stop_after_turns`` turns are committed. Returns the record."""
+    ``stop_after_turns`` turns are committed and both sides have moved (in matador one side may
+    roll the 4-3 again and again, so a count alone can leave the other side unplayed).
+    Returns the record."""
     rules = get_rules(variant)
     zmap = ZoneMap(rules)
     page.evaluate("(v) => nardy.newGame(v)", variant)
@@ -254,7 +258,8 @@ def play_game(page, variant, stop_after_turns=None):
     for _ in range(3 * MAX_TURNS):
         st = wait_for_phase(page, "opening", "roll", "doublet", "move", "over", "match_over")
         done = page.evaluate(TURNS_RECORDED)
-        if st["phase"] in ("over", "match_over") or (stop_after_turns and done >= stop_after_turns):
+        if st["phase"] in ("over", "match_over") or (
+                stop_after_turns and done >= stop_after_turns and page.evaluate(SIDES_THAT_MOVED) == 2):
             return page.evaluate("nardy.state.record")
         if st["phase"] == "opening":
             press_and_wait_for_record(page, "p0")
