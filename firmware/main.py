@@ -58,7 +58,9 @@ class Runner:
             from firmware.drivers import hardware
             from firmware.sim.world import SimWorld
             cfg = board_config.load(hardware.DESCRIPTION, None)
-            self.world = SimWorld(cfg, _option(argv, "--flash"), realtime=not self.virtual)
+            seed = _option(argv, "--seed")
+            self.world = SimWorld(cfg, _option(argv, "--flash"), realtime=not self.virtual,
+                                  seed=None if seed is None else int(seed))
             hw = hardware.build(sim=True, world=self.world)
         else:
             from firmware.drivers import hardware

@@ -30,6 +30,8 @@ def parse_args(argv):
                    help="run the firmware under the MicroPython unix port instead of CPython")
     p.add_argument("--port", help="serial port of a real board (default: the first one found)")
     p.add_argument("--variant", choices=VARIANTS, help="variant of the first game (virtual board)")
+    p.add_argument("--seed", type=int,
+                   help="virtual board: seed its random bits, so the same seed rolls the same dice")
     p.add_argument("--flash", help="folder standing for the virtual board's flash (default: a new temporary one)")
     p.add_argument("--host", default="127.0.0.1", help="address to serve the page on (default 127.0.0.1)")
     p.add_argument("--http-port", type=int, default=DEFAULT_HTTP_PORT,
@@ -47,7 +49,8 @@ def choose_link(args):
         if ports:
             return SerialLink(ports[0])
     flash = args.flash or tempfile.mkdtemp(prefix="nardy-flash-")
-    return FirmwareProcess(micropython=args.micropython, variant=args.variant, flash_dir=flash)
+    return FirmwareProcess(micropython=args.micropython, variant=args.variant, flash_dir=flash,
+                           seed=args.seed)
 
 
 def bind_server(hub, host, port):

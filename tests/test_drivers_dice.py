@@ -11,8 +11,9 @@ from firmware.sim import install  # noqa: E402
 
 install()
 
-from firmware.drivers import hardware  # noqa: E402
+from firmware.drivers import board_config, hardware  # noqa: E402
 from firmware.drivers.dice import Dice  # noqa: E402
+from firmware.sim.world import SimWorld  # noqa: E402
 
 CHI2_5DOF_P001 = 20.52     # P(chi2 > 20.52) = 0.001 with 5 degrees of freedom
 CHI2_35DOF_P001 = 66.62    # the same for the 36 ordered pairs of a two-dice roll
@@ -24,8 +25,15 @@ def chi2(counts):
     return sum((c - e) ** 2 / e for c in counts)
 
 
-def rolls(n):
-    hw = hardware.build(sim=True)
+def seeded_board(seed):
+    """Simulated hardware whose raw random bits come from ``seed`` (a chi-square test at
+    p = 0.001 would otherwise fail one run in a thousand by chance alone)."""
+    cfg = board_config.load(hardware.DESCRIPTION, None)
+    return hardware.build(sim=True, world=SimWorld(cfg, seed=seed))
+
+
+def rolls(n, seed=2026):
+    hw = seeded_board(seed)
     assert hw.sim.rosc_p1 != 128            # the raw bits are biased on purpose
     roll = hw.dice.roll
     return [roll() for _ in range(n)], hw.dice
@@ -50,8 +58,17 @@ def test_chi_square_1m_rolls():
     assert abs(dice.rejected / (1000000 + dice.rejected) - 0.25) < 0.005
 
 
+def test_the_same_seed_rolls_the_same_dice_and_no_seed_rolls_fresh_ones():
+    a, b, c = (seeded_board(s).dice for s in (7, 7, 8))
+    first = [a.roll() for _ in range(200)]
+    assert first == [b.roll() for _ in range(200)]
+    assert first != [c.roll() for _ in range(200)]
+    unseeded = [hardware.build(sim=True).dice for _ in range(2)]
+    assert [unseeded[0].roll() for _ in range(200)] != [unseeded[1].roll() for _ in range(200)]
+
+
 def test_biased_raw_bits_would_fail_without_whitening():
-    hw = hardware.build(sim=True)
+    hw = seeded_board(11)
     bits = [hw.sim.rosc_bit() for _ in range(20000)]
     assert abs(sum(bits) / len(bits) - hw.sim.rosc_p1 / 256) < 0.02    # p(1) ~ 0.6
 

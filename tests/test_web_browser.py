@@ -23,11 +23,12 @@ ARTIFACTS = os.path.join(REPO, "tests", "artifacts")
 MAX_TURNS = 400
 
 
-def start_play(tmp_path, *extra):
-    """`python -m host_tools play --sim` in a child process; returns (process, page URL)."""
+def start_play(tmp_path, *extra, seed=2026):
+    """`python -m host_tools play --sim` in a child process, its dice seeded so that a failure
+    can be played again; returns (process, page URL)."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "host_tools", "play", "--sim", "--no-browser", "--http-port", "0",
-         "--flash", str(tmp_path)] + list(extra),
+         "--flash", str(tmp_path), "--seed", str(seed)] + list(extra),
         cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     first = proc.stdout.readline()
     match = re.search(r"http://\S+", first)

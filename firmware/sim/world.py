@@ -60,7 +60,7 @@ class SimWorld:
     signal_codes = 500       # ADC codes a magnet moves a linear Hall sensor from its zero
     rosc_p1 = 154            # raw ROSC bit is 1 with probability rosc_p1/256 (biased on purpose)
 
-    def __init__(self, cfg, storage_root=None, realtime=False):
+    def __init__(self, cfg, storage_root=None, realtime=False, seed=None):
         self.now = 0
         self.realtime = realtime
         self._t0 = None
@@ -76,6 +76,7 @@ class SimWorld:
         self._lcg = 12345
         self._rbits = b""
         self._rpos = 0
+        self._seed = None if seed is None else (seed * 2654435761 + 1) & 0xFFFFFFFF or 1
         self.fs = SimFlash(storage_root or _temp_dir(self))
         try:
             self.fs.mkdir("/")
@@ -236,10 +237,28 @@ class SimWorld:
         """A raw, deliberately biased random bit (the driver must whiten it)."""
         pos = self._rpos
         if pos >= len(self._rbits):
-            self._rbits = os.urandom(4096)
+            self._rbits = self._random_bytes(4096)
             pos = 0
         self._rpos = pos + 1
         return 1 if self._rbits[pos] < self.rosc_p1 else 0
+
+    def _random_bytes(self, n):
+        """The noise behind the raw bits: the OS's, or a 32-bit xorshift when a seed was given
+        (the same seed, the same dice: a game can be played again to reproduce it)."""
+        x = self._seed
+        if x is None:
+            return os.urandom(n)
+        out = bytearray(n)
+        for i in range(0, n, 4):
+            x ^= (x << 13) & 0xFFFFFFFF
+            x ^= x >> 17
+            x ^= (x << 5) & 0xFFFFFFFF
+            out[i] = x & 0xFF
+            out[i + 1] = (x >> 8) & 0xFF
+            out[i + 2] = (x >> 16) & 0xFF
+            out[i + 3] = x >> 24
+        self._seed = x
+        return out
 
     # LEDs ------------------------------------------------------------------
     def led_written(self, buf):

@@ -11,7 +11,7 @@ REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__fi
 MICROPYTHON_HEAP = "512K"
 
 
-def firmware_command(micropython=False, variant=None, flash_dir=None):
+def firmware_command(micropython=False, variant=None, flash_dir=None, seed=None):
     """The command line that runs firmware/main.py on the simulated hardware."""
     if micropython:
         cmd = micropython_command() + ["-X", "heapsize=" + MICROPYTHON_HEAP,
@@ -22,6 +22,8 @@ def firmware_command(micropython=False, variant=None, flash_dir=None):
         cmd += ["--variant", variant]
     if flash_dir:
         cmd += ["--flash", flash_dir]
+    if seed is not None:
+        cmd += ["--seed", str(seed)]
     return cmd
 
 
@@ -31,9 +33,9 @@ class FirmwareProcess:
 
     kind = "sim"
 
-    def __init__(self, micropython=False, variant=None, flash_dir=None, cwd=REPO_ROOT):
+    def __init__(self, micropython=False, variant=None, flash_dir=None, cwd=REPO_ROOT, seed=None):
         self.micropython = micropython
-        self.command = firmware_command(micropython, variant, flash_dir)
+        self.command = firmware_command(micropython, variant, flash_dir, seed)
         self.cwd = cwd
         self.proc = None
         self.stderr_tail = []
