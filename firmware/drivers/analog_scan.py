@@ -20,10 +20,38 @@ except ImportError:  # CPython without the sim stand-ins
 _SIO_GPIO_OUT_XOR = const(0xD000001C)
 _Q = const(4)          # levels and baselines are kept in 1/16 ADC code (12.4 fixed point)
 
+# RP2040 ADC registers for the viper acquisition kernel (datasheet 4.9.6): CS (EN bit 0,
+# START_ONCE bit 2, READY bit 8, AINSEL bits 12-14), RESULT (12 bits); +0x2000 is CS's atomic
+# set alias, so starting a conversion leaves AINSEL and EN as they are.
+_ADC_CS = const(0x4004C000)
+_ADC_RESULT = const(0x4004C004)
+_ATOMIC_SET = const(0x2000)
+RP2040_REGS = (_SIO_GPIO_OUT_XOR, _ADC_CS + _ATOMIC_SET, _ADC_CS, _ADC_RESULT)
+# Multiplexer settle between the select write and the conversion start, in turns of the
+# kernel's countdown loop: 16 turns ~ 1 us at 125 MHz (an estimate of ~8 cycles per turn on the
+# Cortex-M0+; 74HC4067 switching at 3.3 V is a few hundred ns). Confirm on a board.
+SETTLE_LOOPS = 16
+
 
 EMPTY = 0
 WHITE = 1
 BLACK = 2
+
+
+def rp2_kernel(adc):
+    """(kernel, regs) for ``AnalogScanner`` on the RP2040: the viper kernels (analog_viper) and
+    the registers they drive, after one ``adc.read_u16()`` has enabled the ADC on the sensors'
+    channel (AINSEL stays set: nothing else uses the ADC). (None, None) anywhere else, or when
+    the viper module cannot load (a .mpy built for another arch): the Python loop is used."""
+    import sys
+    if sys.platform != "rp2":
+        return None, None
+    try:
+        from firmware.drivers import analog_viper
+    except (ImportError, ValueError):
+        return None, None
+    adc.read_u16()
+    return analog_viper, RP2040_REGS
 
 
 class AnalogScanner:
@@ -36,11 +64,18 @@ class AnalogScanner:
     ``faults``. ``per_scan`` slots are read per call, round robin, so a call stays short; the
     hot loop only compares a level with the slot's current band and does the bookkeeping in
     ``_change`` when the slot's state changes. Levels are kept in read_u16 units (code x 16).
+
+    ``kernel`` (the analog_viper module on the RP2040, see ``rp2_kernel``) replaces the Python
+    loop with two compiled kernels: ``acquire`` (select, settle ``settle`` turns, convert, into
+    ``codes``, through the registers ``regs`` = (GPIO_OUT_XOR, ADC CS set alias, CS, RESULT)) and
+    ``process`` (filter, band compare, changed slots into ``changed``); ``_change`` then runs for
+    each changed slot as before. Same results as the Python loop, which the host always runs.
     """
 
     def __init__(self, adc_read, mem32, sel_base, n, zero_code=1241, on_codes=150, off_codes=90,
                  filter_shift=2, drift_shift=3, rail_low=80, rail_high=3900, white_below=True,
-                 bad_codes=(512, 1536, 2560, 3584), bad_guard=12, per_scan=None):
+                 bad_codes=(512, 1536, 2560, 3584), bad_guard=12, per_scan=None, kernel=None,
+                 regs=None, settle=SETTLE_LOOPS):
         self.adc_read = adc_read
         self.mem32 = mem32
         self.sel_base = sel_base
@@ -70,6 +105,14 @@ class AnalogScanner:
         self._selected = 0
         self._next = 0
         self._drift_slot = 0
+        self.kernel = kernel
+        self.adc_timeouts = 0
+        if kernel is not None:
+            self.regs = regs
+            self.settle = settle
+            self.codes = array("H", [0] * n)       # the kernels' buffers, allocated once
+            self.changed = array("H", [0] * n)
+            self._scan_range = self._scan_range_kernel
         for s in range(n):
             self.set_baseline(s, zero_code << _Q)
 
@@ -181,6 +224,25 @@ class AnalogScanner:
                 st = EMPTY
             if st != state[s]:
                 self._change(s, st, lv)
+
+    def _scan_range_kernel(self, first, end):
+        """``_scan_range`` by the kernels: read slots first..end-1, then filter and compare them
+        (identical results: the ADC sees the select lines only, not the slots' states)."""
+        k = self.kernel
+        r = self.regs
+        codes = self.codes
+        t = k.acquire(self.step_xor, codes, first, end, r[0], r[1], r[2], r[3], self.settle)
+        if t:
+            self.adc_timeouts += t
+        wb = self.white_below
+        changed = self.changed
+        level = self.level
+        c = k.process(codes, level, self.hi, self.lo, self.state, changed, first, end,
+                      self.filter_shift, BLACK if wb else WHITE, WHITE if wb else BLACK)
+        for i in range(c):
+            v = changed[i]
+            s = v >> 2
+            self._change(s, v & 3, level[s])
 
     def _change(self, s, st, lv):
         was = self.state[s]

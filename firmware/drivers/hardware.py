@@ -1,7 +1,7 @@
 """Build the one Hardware object (sensors, LEDs, buttons, dice, storage, watchdog) from board.json."""
 
 from firmware.drivers import board_config
-from firmware.drivers.analog_scan import AnalogScanner
+from firmware.drivers.analog_scan import AnalogScanner, rp2_kernel
 from firmware.drivers.buttons import Buttons
 from firmware.drivers.buzzer import Buzzer
 from firmware.drivers.debounce import SlotDebouncer
@@ -46,13 +46,17 @@ class Hardware:
             for i in range(8):
                 Pin(base + i, Pin.OUT, value=0)
             adc = machine.ADC(Pin(pins["adc"]))
+            # On the RP2040 the viper kernels read the whole board per call (well under 1 ms);
+            # board.json's per_scan slices the Python loop, which the simulator runs.
+            kernel, regs = rp2_kernel(adc)
             scanner = AnalogScanner(adc.read_u16, machine.mem32, base, cfg.n_slots,
                                     zero_code=a["zero_code"], on_codes=a["on_codes"],
                                     off_codes=a["off_codes"], filter_shift=a["filter_shift"],
                                     drift_shift=a["drift_shift"], rail_low=a["rail_low"],
                                     rail_high=a["rail_high"], white_below=a["white"] == "below",
                                     bad_codes=a["bad_codes"], bad_guard=a["bad_guard"],
-                                    per_scan=a.get("per_scan"))
+                                    per_scan=None if kernel else a.get("per_scan"),
+                                    kernel=kernel, regs=regs)
             debouncer = SlotDebouncer(2 * nb, sensing["press_ms"], sensing["release_ms"])
         self.scanner = scanner
         self.zones = ZoneReader(cfg, scanner, debouncer, sensing["stuck_ms"],
