@@ -38,3 +38,15 @@ def results(turn):
 def expected(rules, pos, texts):
     """The set of final positions of plays written in standard notation."""
     return set(apply_move_text(rules, pos, text).key() for text in texts)
+
+
+def reachable(turn, src):
+    """Every pip the checker on ``src`` can reach with the dice left, one die or several."""
+    out = set()
+    for dst, die in turn.targets(src):
+        out.add(dst)
+        if dst not in (0, 25):
+            turn.push(src, die)
+            out |= reachable(turn, dst)
+            turn.pop()
+    return out

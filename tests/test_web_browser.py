@@ -12,6 +12,7 @@ import pytest
 
 from firmware.board.zonemap import ZoneMap
 from firmware.rules import Position, Turn, get_rules
+from rulesutil import reachable
 
 pytestmark = pytest.mark.browser
 
@@ -82,18 +83,6 @@ def wait_for_phase(page, *phases):
     page.wait_for_function("(ph) => nardy.state.status && ph.includes(nardy.state.status.phase)",
                            arg=list(phases), timeout=15000)
     return status(page)
-
-
-def reachable(turn, src):
-    """Every pip the checker on ``src`` can reach with the dice left, one die or several."""
-    out = set()
-    for dst, die in turn.targets(src):
-        out.add(dst)
-        if dst not in (0, 25):
-            turn.push(src, die)
-            out |= reachable(turn, dst)
-            turn.pop()
-    return out
 
 
 def zone_centre(page, zone):

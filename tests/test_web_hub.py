@@ -9,6 +9,7 @@ import pytest
 
 from firmware.board.zonemap import ZoneMap
 from firmware.rules import Position, Turn, get_rules
+from rulesutil import reachable
 from host_tools.fakeboard import FakeBoard
 from host_tools.serial_link import SerialLink
 from host_tools.web.checkers import VirtualCheckers, stacks_of_position
@@ -51,18 +52,6 @@ def lit_zones(hub):
             if g > 0 and r == 0 and b > 0 or r > 0 and g > 0 and b == 0:
                 lit.add(z)
     return lit
-
-
-def reachable(turn, src):
-    """Every pip the checker on ``src`` can reach with the dice left, one die or several."""
-    out = set()
-    for dst, die in turn.targets(src):
-        out.add(dst)
-        if dst not in (0, 25):
-            turn.push(src, die)
-            out |= reachable(turn, dst)
-            turn.pop()
-    return out
 
 
 def test_checker_stacks_follow_accepted_commands():
