@@ -10,6 +10,14 @@ Peripherals are replaced by the cheapest stand-ins that keep the driver code unc
 the figures err high); bus time is added by calculation (SPI bits / baud). Goals: scan < 1 ms
 of CPU every 5 ms, LED frame prepared < 2 ms. The LED wire time (30 us per LED with interrupts
 masked, neopixel/bitstream) is printed separately: it is not preparation.
+
+The analog scan's viper kernels (firmware/drivers/analog_viper.py, the RP2040's path) run here
+compiled for x64 (mpy_cost.py's -march=x64), the acquisition kernel against a bytearray standing
+in for the SIO and ADC registers (READY preset: no conversion wait). k is calibrated for
+bytecode only, so their x64 instruction counts are converted with a separate, stated factor
+(ARMv6-M cycles per x64 instruction of viper code, cross-checked against perf.md 1.5's emulated
+viper loop), and the ADC's conversion and the multiplexer settle are added by calculation: an
+estimate to confirm on a board.
 """
 
 import json
@@ -22,6 +30,14 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MPY_COST = os.environ.get("MPY_COST", "/work/shared/tools/mpy_cost.py")
 K_MID = 2.2
 MHZ = 125.0
+# Viper code: RP2040 cycles per x64 instruction, not calibrated by perf.md 2.2. One reference
+# point: perf.md 1.5's emulated viper loop against its x64 count here gives ~0.76 (printed each
+# run). Assumed 1.0 for the kernels, whose loads and stores (2 cycles on the Cortex-M0+, and
+# Thumb-1 has no scaled-index addressing) weigh more than in that loop; range 0.7-1.5.
+KV_MID, KV_LO, KV_HI = 1.0, 0.7, 1.5
+ADC_US = 96 / 48.0           # one conversion: 96 cycles of the 48 MHz ADC clock
+SETTLE_CYCLES = 8            # assumed cycles per turn of acquire's settle countdown
+EMU_VIPER_US = 0.152         # perf.md 1.5: `s += i & 7` per iteration, @viper, emulated RP2040
 
 SETUP = r'''
 import gc
@@ -67,6 +83,30 @@ ana_slice = ZoneReader(cfg, AnalogScanner(lambda: code[0], mem, cfg.pins["mux_s0
                        SlotDebouncer(2 * nb, s["press_ms"], s["release_ms"]))
 leds = Leds(cfg, Strip(cfg.n_leds), cfg.led_budget_ma(), cfg.power["brightness_cap"])
 
+if KERNELS:                                      # the RP2040's path, compiled here for x64
+    import micropython
+    import uctypes
+    from firmware.drivers import analog_viper
+    regfile = bytearray(16)                      # GPIO_OUT_XOR, CS set alias, CS, RESULT
+    regfile[8] = 0x01
+    regfile[9] = 0x01                            # CS: EN, READY
+    regfile[12] = 1241 & 0xFF
+    regfile[13] = 1241 >> 8                      # RESULT: an empty slot's code
+    ra = uctypes.addressof(regfile)
+    regs = (ra, ra + 4, ra + 8, ra + 12)
+    vsc = AnalogScanner(None, mem, cfg.pins["mux_s0"], cfg.n_slots, kernel=analog_viper,
+                        regs=regs, settle=0)
+    ana_viper = ZoneReader(cfg, vsc, SlotDebouncer(2 * nb, s["press_ms"], s["release_ms"]))
+    vfs = vsc.filter_shift
+    vn = cfg.n_slots
+
+    @micropython.viper
+    def viper_ref(n: int) -> int:                # perf.md 1.5's reference loop, written anew
+        acc = 0
+        for i in range(n):
+            acc += i & 7
+        return acc
+
 def guidance(k):
     leds.clear()
     leds.zone(k % 24, 0x00FF00)
@@ -94,6 +134,8 @@ for _ in range(3):                                # settle: debounced board, fir
     t += 5
     dig.poll(t)
     ana.poll(t)
+    if KERNELS:
+        ana_viper.poll(t)
 guidance(0)
 white(0)
 gc.collect()
@@ -107,6 +149,20 @@ WORK = {
     "scan_analog_slice": "for i in range(N):\n    t += 5\n    ana_slice.poll(t)\n",
     "led_guidance_frame": "for i in range(N):\n    guidance(i + 1)\n",
     "led_full_white_limited": "for i in range(N):\n    white(i + 1)\n",
+}
+
+# viper rows: (work, baseline, operations per iteration)
+VIPER = {
+    "viper_process_all": ("for i in range(N):\n    analog_viper.process(vsc.codes, vsc.level, vsc.hi, "
+                          "vsc.lo, vsc.state, vsc.changed, 0, vn, vfs, 2, 1)\n",
+                          "for i in range(N):\n    pass\n", 1),
+    "viper_acquire_all": ("for i in range(N):\n    analog_viper.acquire(vsc.step_xor, vsc.codes, 0, vn, "
+                          "regs[0], regs[1], regs[2], regs[3], 0)\n",
+                          "for i in range(N):\n    pass\n", 1),
+    "scan_analog_viper": ("for i in range(N):\n    t += 5\n    ana_viper.poll(t)\n",
+                          "for i in range(N):\n    t += 5\n", 1),
+    "viper_ref_iteration": ("for i in range(N):\n    viper_ref(1000)\n",
+                            "for i in range(N):\n    viper_ref(0)\n", 1000),
 }
 
 BASE = {
@@ -127,14 +183,21 @@ def stage(out):
     return src
 
 
-def measure(out, src, name, n):
+def measure(out, src, name, n, kernels=False):
     setup = SETUP.replace("DESC_PATH", repr(os.path.join(ROOT, "hardware", "board.json")))
+    setup = "KERNELS = %r\n" % kernels + setup
     base = os.path.join(out, name + "_base.py")
     work = os.path.join(out, name + ".py")
+    if kernels:
+        work_text, base_text, per_op = VIPER[name]
+    else:
+        work_text = WORK[name]
+        base_text = BASE.get(name, "for i in range(N):\n    t += 5\n")
+        per_op = 1
     with open(base, "w") as f:
-        f.write(setup + "N = %d\n" % n + BASE.get(name, "for i in range(N):\n    t += 5\n"))
+        f.write(setup + "N = %d\n" % n + base_text)
     with open(work, "w") as f:
-        f.write(setup + "N = %d\n" % n + WORK[name])
+        f.write(setup + "N = %d\n" % n + work_text)
     env = dict(os.environ)
     env["PATH"] = os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", "")
     proc = subprocess.run([sys.executable, MPY_COST, "--json", "--no-heap", "--path", src,
@@ -143,8 +206,43 @@ def measure(out, src, name, n):
     if proc.returncode:
         raise RuntimeError(proc.stderr[-2000:])
     res = json.loads(proc.stdout)
-    per = res["ir_net"] / n
+    per = res["ir_net"] / n / per_op
     return per, per * K_MID / (MHZ * 1000), per * 1.6 / (MHZ * 1000), per * 2.9 / (MHZ * 1000)
+
+
+def viper_estimate(out, src, n, slots):
+    """The RP2040 path: x64 instruction counts of the viper kernels and of a whole-board poll
+    on them, and the stated estimate they give (see the module docstring)."""
+    from firmware.drivers.analog_scan import SETTLE_LOOPS
+    ir = {name: measure(out, src, name, n, kernels=True)[0] for name in VIPER}
+    print("analog scan on the viper kernels (the RP2040's path; x64 instructions, k above not used):")
+    for name in VIPER:
+        print("%-24s %12.1f x64 Ir%s" % (name, ir[name], " per loop turn" if name == "viper_ref_iteration"
+                                          else " per call, %d slots" % slots))
+    kernels = ir["viper_process_all"] + ir["viper_acquire_all"]
+    rest = max(ir["scan_analog_viper"] - kernels, 0.0)
+    kv_ref = EMU_VIPER_US * MHZ / ir["viper_ref_iteration"]
+    conv_ms = slots * ADC_US / 1000
+    settle_us = SETTLE_LOOPS * SETTLE_CYCLES / MHZ
+    settle_ms = slots * settle_us / 1000
+
+    def total(k_byte, kv):
+        return rest * k_byte / (MHZ * 1000) + kernels * kv / (MHZ * 1000) + conv_ms + settle_ms
+
+    print("  reference: perf.md 1.5's viper loop is 0.152 us per turn emulated = %.1f cycles for "
+          "%.1f x64 Ir here -> %.2f cycles/Ir" % (EMU_VIPER_US * MHZ, ir["viper_ref_iteration"], kv_ref))
+    print("  assumed for viper code: %.1f (%.1f-%.1f) RP2040 cycles per x64 Ir" % (KV_MID, KV_LO, KV_HI))
+    print("  per whole-board scan (ZoneReader.poll, %d slots), RP2040 ms at 125 MHz:" % slots)
+    print("    kernels   %9.0f x64 Ir x %.1f   %6.3f (%.3f-%.3f)" % (
+        kernels, KV_MID, kernels * KV_MID / (MHZ * 1000), kernels * KV_LO / (MHZ * 1000),
+        kernels * KV_HI / (MHZ * 1000)))
+    print("    bytecode  %9.0f Ir x %.1f       %6.3f (%.3f-%.3f)  debouncer, zones, drift, call" % (
+        rest, K_MID, rest * K_MID / (MHZ * 1000), rest * 1.6 / (MHZ * 1000), rest * 2.9 / (MHZ * 1000)))
+    print("    ADC wait  %d x %.1f us conversion      %6.3f" % (slots, ADC_US, conv_ms))
+    print("    settle    %d x %.2f us (%d turns x ~%d cycles) %6.3f" % (slots, settle_us, SETTLE_LOOPS,
+                                                                     SETTLE_CYCLES, settle_ms))
+    print("    total (estimate, confirm on a board) %.3f ms (%.3f-%.3f); goal < 1 ms"
+          % (total(K_MID, KV_MID), total(1.6, KV_LO), total(2.9, KV_HI)))
 
 
 def main(argv):
@@ -173,6 +271,8 @@ def main(argv):
             continue
         ir, ms, lo, hi = measure(out, src, name, n)
         print("%-24s %12.0f %10.3f %7.3f - %6.3f" % (name, ir, ms, lo, hi))
+    if "viper" in only or not only:
+        viper_estimate(out, src, n, cfg.n_slots)
     nb = (cfg.n_slots + 7) // 8
     spi_ms = nb * 8 / cfg.digital["spi_baud"] * 1000
     print("SPI bus time per digital scan: %.3f ms (%d bytes at %d baud), add to scan_digital_*"
