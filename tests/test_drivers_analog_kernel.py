@@ -1,10 +1,14 @@
 """The analog scan's viper kernels (firmware/drivers/analog_viper.py) against their Python twin.
 
-The kernels run under the unix MicroPython port (x64 viper); the device compiles the same source
-for the RP2040 with `mpy-cross -march=armv6m`. Differential tests: the whole scanner with the
-viper processing kernel against the Python loop on the same random code sequences (drift,
-readings around the thresholds, rail values), the kernel alone against the filter's formula,
-and the acquisition kernel against a bytearray standing in for the SIO and ADC registers.
+The kernel runs under the unix MicroPython port (x64 viper) on a bytearray standing in for the
+SIO and ADC registers; the device compiles the same source for the RP2040 with
+`mpy-cross -march=armv6m`. In the register file the select register (GPIO_OUT_XOR) can be the
+RESULT register, so each slot converts the word the kernel selected it with: feeding codes as
+select words makes the kernel read a chosen code per slot, and shows that every select was
+written before its conversion was read. Differential tests: the whole scanner on the kernel
+against the Python loop (on MicroPython and on CPython) on the same random code sequences
+(drift, readings around the thresholds, rail values), and the kernel against the filter's
+formula.
 """
 
 import os
@@ -58,12 +62,12 @@ class Logged(AnalogScanner):
         AnalogScanner._change(self, s, st, lv)
 
 
-def make(lines, n, kernel=None, **kw):
-    return Logged(lines.read, lines, lines.base, n, kernel=kernel, regs=(0, 0, 0, 0), **kw)
+def make(lines, n, **kw):
+    return Logged(lines.read, lines, lines.base, n, **kw)
 
 
 def readings(rnd, n, scans, on, off):
-    """Per scan, one 12-bit code per slot: each slot wanders between empty (drifting), White,
+    """Per scan, one 12-bit ADC code per slot: each slot wanders between empty (drifting), White,
     Black, just inside and outside its thresholds (on/off codes from the zero), the rails and
     anything at all."""
     mode = [0] * n
@@ -93,8 +97,7 @@ def readings(rnd, n, scans, on, off):
                 c = rnd.next(4096)
             else:
                 c = (512, 1536, 2560, 3584)[rnd.next(4)] + rnd.next(31) - 15
-            c = 0 if c < 0 else 4095 if c > 4095 else c
-            out.append((c << 4) | (c >> 8))
+            out.append(0 if c < 0 else 4095 if c > 4095 else c)
         yield out
 
 
@@ -126,7 +129,7 @@ def python_run(seed, n, scans, per_scan, fshift, wb):
     h = 0
     for vals in readings(rnd, n, scans, 150, 90):
         for s in range(n):
-            lines.vals[s] = vals[s]
+            lines.vals[s] = (vals[s] << 4) | (vals[s] >> 8)
         sc.scan()
         for s, st, lv in sc.log:
             h = fold(h, (s, st, lv & 0xFF, lv >> 8))
@@ -135,48 +138,49 @@ def python_run(seed, n, scans, per_scan, fshift, wb):
     return h
 '''
 
-DIFFERENTIAL = COMMON + r'''
+REGFILE = r'''
+import uctypes
+
+
+class RegFile:
+    """SIO and ADC register windows in one bytearray: the ADC's CS (READY set), RESULT and CS's
+    set alias; with alias=True the SIO's GPIO_OUT_XOR is the RESULT word."""
+
+    def __init__(self, alias=True):
+        self.buf = bytearray(0x2040)
+        base = uctypes.addressof(self.buf)
+        self.adc = base + 0x20
+        self.sio = self.adc + 4 - 0x1C if alias else base + 0x2038 - 0x1C
+        layout = {"cs": uctypes.UINT32 | 0x20, "result": uctypes.UINT32 | 0x24,
+                  "start": uctypes.UINT32 | 0x2020, "xor": uctypes.UINT32 | (self.sio + 0x1C - base)}
+        self.w = uctypes.struct(base, layout)
+        self.w.cs = 0x101
+'''
+
+DIFFERENTIAL = COMMON + REGFILE + r'''
 from firmware.drivers import analog_viper
-
-
-def acquire_from(lines):
-    """acquire() with the kernel's signature on the stand-in lines (the unix port has no ADC)."""
-    def acquire(step_xor, codes, first, end, xor, start, cs, result, settle):
-        for s in range(first, end):
-            lines.sel ^= step_xor[s]
-            codes[s] = lines.read()
-        return 0
-    return acquire
-
-
-class Kernel:
-    pass
-
 
 total_changes = 0
 for seed, n, scans, per_scan, fshift, wb in CONFIGS:
     rnd = Lcg(seed)
     la = Lines(6, n)
-    lb = Lines(6, n)
-    k = Kernel()
-    k.acquire = acquire_from(lb)
-    k.process = analog_viper.process
+    regs = RegFile()
     a = make(la, n, per_scan=per_scan, filter_shift=fshift, white_below=wb)
-    b = make(lb, n, kernel=k, per_scan=per_scan, filter_shift=fshift, white_below=wb)
+    b = Logged(None, {}, 6, n, per_scan=per_scan, filter_shift=fshift, white_below=wb,
+               kernel=analog_viper, regs=(regs.sio, regs.adc), settle=1)
     assert b._scan_range == b._scan_range_kernel and a.kernel is None
     h = 0
     i = 0
     for vals in readings(rnd, n, scans, 150, 90):
         for s in range(n):
-            la.vals[s] = vals[s]
-            lb.vals[s] = vals[s]
+            la.vals[s] = (vals[s] << 4) | (vals[s] >> 8)
+            b.step_xor[s] = vals[s]      # the word slot s is selected with comes back as its code
         a.scan()
         b.scan()
         assert a.log == b.log, (seed, i, a.log, b.log)
         sa = snapshot(a)
         assert sa == snapshot(b), (seed, i)
         assert a.fault_changed == b.fault_changed
-        assert la.sel == lb.sel
         for s, st, lv in a.log:
             h = fold(h, (s, st, lv & 0xFF, lv >> 8))
         total_changes += len(a.log)
@@ -184,12 +188,13 @@ for seed, n, scans, per_scan, fshift, wb in CONFIGS:
         b.log = []
         h = fold(h, sa)
         i += 1
+    assert b.adc_timeouts() == 0
     print("hash", seed, h)
 print("changes", total_changes)
 print("ok")
 '''
 
-KERNEL_ALONE = r'''
+KERNEL_ALONE = REGFILE + r'''
 from array import array
 from firmware.drivers import analog_viper
 
@@ -206,24 +211,27 @@ EDGES = (0, 1, 2, 15, 16, 17, 0x7FFF, 0x8000, 0xFFFE, 0xFFFF)
 
 
 def value():
-    r = rand(4)
-    if r == 0:
+    if rand(4) == 0:
         return EDGES[rand(len(EDGES))]
     return rand(0x10000)
 
 
+regs = RegFile()
 n = 64
-codes = array("H", [0] * n)
+step = array("I", [0] * n)
 level = array("H", [0] * n)
 hi = array("H", [0] * n)
 lo = array("H", [0] * n)
 state = bytearray(n)
 changed = array("H", [0] * n)
+p = array("i", [0] * 7)
 cases = 0
 for trial in range(3000):
     for s in range(n):
-        codes[s] = value()
-        level[s] = value() if rand(3) else codes[s] + rand(3) - 1 & 0xFFFF
+        r = (0, 1, 4095, 4094, 2048)[rand(5)] if rand(4) == 0 else rand(4096)
+        step[s] = r
+        c = (r << 4) | (r >> 8)
+        level[s] = value() if rand(3) else (c + rand(3) - 1) & 0xFFFF
         hi[s] = value()
         lo[s] = value()
         state[s] = rand(3)
@@ -234,70 +242,70 @@ for trial in range(3000):
     want_level = array("H", level)
     want = []
     for s in range(first, end):
-        lv = want_level[s] + ((codes[s] - want_level[s]) >> fshift)
+        c = (step[s] << 4) | (step[s] >> 8)
+        lv = want_level[s] + ((c - want_level[s]) >> fshift)
         want_level[s] = lv
         st = bh if lv > hi[s] else bl if lv < lo[s] else 0
         if st != state[s]:
             want.append((s << 2) | st)
     before = bytes(state)
-    got = analog_viper.process(codes, level, hi, lo, state, changed, first, end, fshift, bh, bl)
+    p[0] = first
+    p[1] = end
+    p[2] = fshift
+    p[3] = bh
+    p[4] = bl
+    p[5] = rand(3)
+    got = analog_viper.scan(step, level, hi, lo, state, changed, p, regs.sio, regs.adc)
     assert bytes(level) == bytes(want_level), trial
     assert list(changed[:got]) == want, (trial, list(changed[:got]), want)
     assert bytes(state) == before
+    assert p[6] == 0
     cases += end - first
 print("slots", cases)
 print("ok")
 '''
 
-ACQUIRE = r'''
+ACQUIRE = REGFILE + r'''
 from array import array
 import micropython
-import uctypes
 from firmware.drivers import analog_viper
 from firmware.drivers.analog_scan import AnalogScanner
 
-# a register file: words 0 GPIO_OUT_XOR, 1 start (CS set alias), 2 CS, 3 RESULT
-regs = bytearray(16)
-w = memoryview(regs)
-base = uctypes.addressof(regs)
-XOR, START, CS, RESULT = base, base + 4, base + 8, base + 12
-words = uctypes.struct(base, {"xor": uctypes.UINT32 | 0, "start": uctypes.UINT32 | 4,
-                              "cs": uctypes.UINT32 | 8, "result": uctypes.UINT32 | 12})
-
+# separate registers: RESULT a fixed code (upper bits set too: the kernel keeps 12 bits)
+regs = RegFile(alias=False)
+w = regs.w
+w.result = 0xF000 | 0xABC
 step = array("I", [0x1000 + 3 * s for s in range(10)])
-codes = array("H", [0] * 10)
+level = array("H", [7] * 10)
+hi = array("H", [0xFFFF] * 10)
+lo = array("H", [0] * 10)
+state = bytearray(10)
+changed = array("H", [0] * 10)
+p = array("i", [2, 7, 0, 2, 1, 3, 0])     # slots 2-6, filter shift 0: level = the reading
+got = analog_viper.scan(step, level, hi, lo, state, changed, p, regs.sio, regs.adc)
+assert got == 0 and p[6] == 0, (got, p[6])
+assert list(level) == [7] * 2 + [(0xABC << 4) | (0xABC >> 8)] * 5 + [7] * 3, list(level)
+assert w.xor == step[6], hex(w.xor)             # the last select word written
+assert w.start == 4                              # START_ONCE, through the set alias
+assert w.cs == 0x101                             # CS itself only read
+assert w.result == 0xFABC                        # RESULT only read
 
-# READY set, RESULT a fixed code (upper bits set too: the kernel keeps 12 bits)
-words.cs = 0x101
-words.result = 0xF000 | 0xABC
-t = analog_viper.acquire(step, codes, 2, 7, XOR, START, CS, RESULT, 3)
-assert t == 0, t
-assert list(codes) == [0] * 2 + [(0xABC << 4) | (0xABC >> 8)] * 5 + [0] * 3, list(codes)
-assert words.xor == step[6], hex(words.xor)          # last select word written
-assert words.start == 4                               # START_ONCE
-assert words.cs == 0x101                              # CS only read
+# READY never set: every conversion times out and is counted; the kernel returns
+w.cs = 0x001
+p[0] = 0
+p[1] = 4
+analog_viper.scan(step, level, hi, lo, state, changed, p, regs.sio, regs.adc)
+assert p[6] == 4, p[6]
+w.cs = 0x101
 
-# the select register is the RESULT register: each slot reads back its own select word, so every
-# slot's word was written before its conversion was read
-codes = array("H", [0] * 10)
-t = analog_viper.acquire(step, codes, 0, 10, RESULT, START, CS, RESULT, 0)
-want = [((v & 0xFFF) << 4) | ((v & 0xFFF) >> 8) for v in step]
-assert list(codes) == want, (list(codes), want)
-
-# READY never set: every conversion times out, the kernel returns instead of hanging
-words.cs = 0x001
-t = analog_viper.acquire(step, codes, 0, 4, XOR, START, CS, RESULT, 0)
-assert t == 4, t
-words.cs = 0x101
-
-# the scanner on the kernels against the register file: a Black checker on every slot is
-# reported, and a scan allocates nothing (the heap is locked)
+# the scanner on the kernel: a Black checker on every slot is reported, then lifted; a scan
+# allocates nothing (the heap is locked)
+regs = RegFile()
 n = 10
-sc = AnalogScanner(None, {}, 6, n, kernel=analog_viper, regs=(XOR, START, CS, RESULT),
-                   settle=2)
+sc = AnalogScanner(None, {}, 6, n, kernel=analog_viper, regs=(regs.sio, regs.adc), settle=2)
 sc.scan()                     # the first call selects the slot before the first one
-code = 1241 + 400
-words.result = code
+for s in range(n):
+    sc.step_xor[s] = 1241 + 400
 micropython.heap_lock()
 try:
     for _ in range(8):
@@ -306,8 +314,8 @@ finally:
     micropython.heap_unlock()
 assert sc.state == bytearray([2] * n), sc.state
 assert sc.raw == bytearray([0xFF, 0x03, 0xFF, 0x03]), sc.raw
-assert sc.adc_timeouts == 0
-words.result = 1241
+for s in range(n):
+    sc.step_xor[s] = 1241
 micropython.heap_lock()
 try:
     for _ in range(8):
@@ -315,6 +323,7 @@ try:
 finally:
     micropython.heap_unlock()
 assert sc.state == bytearray(n) and sc.raw == bytearray(4), (sc.state, sc.raw)
+assert sc.adc_timeouts() == 0
 print("ok")
 '''
 
@@ -341,13 +350,13 @@ def test_viper_scanner_matches_the_python_loop(tmp_path):
 
 
 @pytest.mark.micropython
-def test_viper_process_kernel_matches_the_filter_formula(tmp_path):
+def test_viper_kernel_matches_the_filter_formula(tmp_path):
     out = run(_script(tmp_path, "alone.py", KERNEL_ALONE))
     assert out.strip().endswith("ok"), out
 
 
 @pytest.mark.micropython
-def test_viper_acquire_kernel_on_a_register_file(tmp_path):
+def test_viper_kernel_drives_the_registers(tmp_path):
     out = run(_script(tmp_path, "acquire.py", ACQUIRE))
     assert out.strip().endswith("ok"), out
 
@@ -383,3 +392,31 @@ def test_cpython_never_loads_the_viper_module():
             "assert 'firmware.drivers.analog_viper' not in sys.modules\nprint('ok')\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
+
+
+def test_bad_code_bins_keep_the_thresholds_of_the_full_search():
+    # _set_band skips the search of the bad codes' guard bands when the threshold's 64-code bin
+    # touches none (the drift tracking sets a band on most calls): same thresholds everywhere
+    from firmware.drivers.analog_scan import AnalogScanner
+
+    def reference(t, away, bad, guard):
+        g = guard << 4
+        for code in bad:
+            c = code << 4
+            if c - g <= t <= c + g:
+                return c + g + 1 if away > 0 else c - g - 1
+        return t
+
+    for bad, guard in (((512, 1536, 2560, 3584), 12), ((0, 4095, 1000), 40), ((63, 64), 0)):
+        sc = AnalogScanner(lambda: 0, None, 6, n=2, bad_codes=bad, bad_guard=guard)
+        for t in range(-3000, 70000, 3):
+            for away in (1, -1):
+                assert sc._clear_of_bad(t, away) == reference(t, away, bad, guard), (bad, t)
+        for s in range(2):
+            for base in range(0, 0x10000, 97):
+                sc.set_baseline(s, base)
+                for occupied in (False, True):
+                    d = sc.off if occupied else sc.on
+                    want_hi = min(reference(base + d, 1, bad, guard), 0xFFFF)
+                    want_lo = max(reference(base - d, -1, bad, guard), 0)
+                    assert sc.thresholds(s, occupied) == (want_hi, want_lo), (bad, base)

@@ -20,17 +20,15 @@ except ImportError:  # CPython without the sim stand-ins
 _SIO_GPIO_OUT_XOR = const(0xD000001C)
 _Q = const(4)          # levels and baselines are kept in 1/16 ADC code (12.4 fixed point)
 
-# RP2040 ADC registers for the viper acquisition kernel (datasheet 4.9.6): CS (EN bit 0,
-# START_ONCE bit 2, READY bit 8, AINSEL bits 12-14), RESULT (12 bits); +0x2000 is CS's atomic
-# set alias, so starting a conversion leaves AINSEL and EN as they are.
-_ADC_CS = const(0x4004C000)
-_ADC_RESULT = const(0x4004C004)
-_ATOMIC_SET = const(0x2000)
-RP2040_REGS = (_SIO_GPIO_OUT_XOR, _ADC_CS + _ATOMIC_SET, _ADC_CS, _ADC_RESULT)
+# The viper kernel's registers: the SIO (GPIO_OUT_XOR at +0x1C) and the ADC (datasheet 4.9.6:
+# CS at +0 with EN bit 0, START_ONCE bit 2, READY bit 8, AINSEL bits 12-14; RESULT at +4;
+# +0x2000 is CS's atomic set alias, so a start leaves AINSEL and EN as they are).
+RP2040_REGS = (0xD0000000, 0x4004C000)
 # Multiplexer settle between the select write and the conversion start, in turns of the
 # kernel's countdown loop: 16 turns ~ 1 us at 125 MHz (an estimate of ~8 cycles per turn on the
 # Cortex-M0+; 74HC4067 switching at 3.3 V is a few hundred ns). Confirm on a board.
 SETTLE_LOOPS = 16
+_BIN = const(10)       # _bad_bins: which 1024-unit (64-code) bins a bad code's guard band touches
 
 
 EMPTY = 0
@@ -66,10 +64,10 @@ class AnalogScanner:
     ``_change`` when the slot's state changes. Levels are kept in read_u16 units (code x 16).
 
     ``kernel`` (the analog_viper module on the RP2040, see ``rp2_kernel``) replaces the Python
-    loop with two compiled kernels: ``acquire`` (select, settle ``settle`` turns, convert, into
-    ``codes``, through the registers ``regs`` = (GPIO_OUT_XOR, ADC CS set alias, CS, RESULT)) and
-    ``process`` (filter, band compare, changed slots into ``changed``); ``_change`` then runs for
-    each changed slot as before. Same results as the Python loop, which the host always runs.
+    loop with its compiled ``scan`` (select, settle ``settle`` turns, convert, filter, band
+    compare, changed slots into ``changed``) on the registers ``regs`` = (SIO base, ADC base);
+    ``_change`` then runs for each changed slot as before. Same results as the Python loop,
+    which the host always runs.
     """
 
     def __init__(self, adc_read, mem32, sel_base, n, zero_code=1241, on_codes=150, off_codes=90,
@@ -94,6 +92,13 @@ class AnalogScanner:
         self.white_below = white_below
         self.bad_codes = bad_codes
         self.bad_guard = bad_guard
+        bins = bytearray(64)
+        for code in bad_codes:
+            low = ((code - bad_guard) << _Q) >> _BIN
+            for b in range(low, (((code + bad_guard) << _Q) >> _BIN) + 1):
+                if 0 <= b < 64:
+                    bins[b] = 1
+        self._bad_bins = bins
         self.per_scan = per_scan or n
         self.level = array("H", [zero_code << _Q] * n)
         self.baseline = array("H", [zero_code << _Q] * n)
@@ -106,19 +111,26 @@ class AnalogScanner:
         self._next = 0
         self._drift_slot = 0
         self.kernel = kernel
-        self.adc_timeouts = 0
         if kernel is not None:
-            self.regs = regs
-            self.settle = settle
-            self.codes = array("H", [0] * n)       # the kernels' buffers, allocated once
-            self.changed = array("H", [0] * n)
+            self._sio, self._adc = regs
+            # the kernel's parameters (analog_viper.scan's p): first, end, filter shift, state
+            # above the band, state below it, settle turns, conversions timed out
+            self._kp = array("i", [0, 0, filter_shift, BLACK if white_below else WHITE,
+                                   WHITE if white_below else BLACK, settle, 0])
+            self.changed = array("H", [0] * n)      # changed slots, (slot << 2) | state
             self._scan_range = self._scan_range_kernel
+            if self.per_scan == n:                  # the whole board per call: fewer steps
+                self._kp[1] = n
+                self.scan = self._scan_board
         for s in range(n):
             self.set_baseline(s, zero_code << _Q)
 
     def _clear_of_bad(self, t, away):
         """Move threshold t (1/16 code) out of the guard band around a bad ADC code, in
         direction ``away`` (+1 up, -1 down), so noise there cannot make the decision stick."""
+        i = t >> _BIN
+        if 0 <= i < 64 and not self._bad_bins[i]:    # no guard band near: the usual case
+            return t
         g = self.bad_guard << _Q
         for code in self.bad_codes:
             c = code << _Q
@@ -134,8 +146,15 @@ class AnalogScanner:
     def _set_band(self, s, occupied):
         base = self.baseline[s]
         d = self.off if occupied else self.on
-        hi = self._clear_of_bad(base + d, 1)
-        lo = self._clear_of_bad(base - d, -1)
+        hi = base + d
+        lo = base - d
+        bins = self._bad_bins
+        i = hi >> _BIN
+        if not 0 <= i < 64 or bins[i]:           # _clear_of_bad's own test, without the call
+            hi = self._clear_of_bad(hi, 1)
+        i = lo >> _BIN
+        if not 0 <= i < 64 or bins[i]:
+            lo = self._clear_of_bad(lo, -1)
         self.hi[s] = hi if hi < 0xFFFF else 0xFFFF
         self.lo[s] = lo if lo > 0 else 0
 
@@ -226,23 +245,38 @@ class AnalogScanner:
                 self._change(s, st, lv)
 
     def _scan_range_kernel(self, first, end):
-        """``_scan_range`` by the kernels: read slots first..end-1, then filter and compare them
-        (identical results: the ADC sees the select lines only, not the slots' states)."""
-        k = self.kernel
-        r = self.regs
-        codes = self.codes
-        t = k.acquire(self.step_xor, codes, first, end, r[0], r[1], r[2], r[3], self.settle)
-        if t:
-            self.adc_timeouts += t
-        wb = self.white_below
+        """``_scan_range`` by the viper kernel; ``_change`` runs after it for the slots that
+        changed (same results: a slot's reading does not depend on other slots' states)."""
+        p = self._kp
+        p[0] = first
+        p[1] = end
+        c = self.kernel.scan(self.step_xor, self.level, self.hi, self.lo, self.state,
+                             self.changed, p, self._sio, self._adc)
+        if c:
+            self._changes(c)
+
+    def _scan_board(self):
+        """``scan`` when the kernel reads the whole board per call (the RP2040's case)."""
+        if self._selected != self.n - 1:
+            self.select(self.n - 1)
+        c = self.kernel.scan(self.step_xor, self.level, self.hi, self.lo, self.state,
+                             self.changed, self._kp, self._sio, self._adc)
+        if c:
+            self._changes(c)
+        self._track_drift()
+        return self.raw
+
+    def _changes(self, c):
         changed = self.changed
         level = self.level
-        c = k.process(codes, level, self.hi, self.lo, self.state, changed, first, end,
-                      self.filter_shift, BLACK if wb else WHITE, WHITE if wb else BLACK)
         for i in range(c):
             v = changed[i]
             s = v >> 2
             self._change(s, v & 3, level[s])
+
+    def adc_timeouts(self):
+        """Conversions the viper kernel gave up waiting for (0 on the Python path)."""
+        return self._kp[6] if self.kernel is not None else 0
 
     def _change(self, s, st, lv):
         was = self.state[s]
@@ -276,14 +310,16 @@ class AnalogScanner:
         """For one slot per call: check for a railed (open/shorted) sensor, and move an empty
         slot's baseline a step towards its level (temperature, stray fields)."""
         s = self._drift_slot
-        self._check_rail(s, self.level[s])
+        lv = self.level[s]
+        if lv < self.rail_low or lv > self.rail_high or self.faults[s >> 3]:
+            self._check_rail(s, lv)                  # nothing to do when in range, no fault
         if self.state[s] == EMPTY:
             base = self.baseline[s]
-            lv = self.level[s]
             step = (lv - base) >> self.drift_shift
             if step == 0 and lv != base:
                 step = 1 if lv > base else -1
             if step:
-                self.set_baseline(s, base + step)
+                self.baseline[s] = base + step
+                self._set_band(s, False)
         s += 1
         self._drift_slot = 0 if s == self.n else s

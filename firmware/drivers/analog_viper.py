@@ -1,77 +1,97 @@
-"""Viper kernels of the analog sensor scan: ADC acquisition over the multiplexers, and the
-per-slot filter and band compare. Owns no state; `AnalogScanner` (analog_scan.py) owns the arrays.
+"""Viper kernel of the analog sensor scan: multiplexer select, ADC conversion, IIR filter and
+band compare for a range of slots. Owns no state; `AnalogScanner` (analog_scan.py) owns the
+arrays and does the rare bookkeeping of a changed slot.
 
 Native code: MicroPython with a native emitter only (imported on the RP2040, and by tests on the
-unix port); it needs `mpy-cross -march=...` and never loads under CPython. The pure-Python twin
-of these two kernels is `AnalogScanner._scan_range`, which the host (simulator, tests) runs;
-the two must give identical levels, states and changes (tests/test_drivers_analog_kernel.py).
+unix port); it needs `mpy-cross -march=...` and never loads under CPython. Its pure-Python twin
+is `AnalogScanner._scan_range`, which the host (simulator, browser board, tests) runs; the two
+must give identical levels, states and changes (tests/test_drivers_analog_kernel.py).
 """
 
 import micropython
 
+_GPIO_OUT_XOR = const(0x1C)   # SIO offset
+_RESULT = const(0x04)         # ADC offsets: CS at 0
+_SET_ALIAS = const(0x2000)    # atomic bit-set alias of an APB register
 _START_ONCE = const(0x4)      # ADC CS bit 2
 _READY = const(0x100)         # ADC CS bit 8
 _POLLS = const(2000)          # READY polls before a conversion counts as timed out (>> 2 us)
 
-
-@micropython.viper
-def acquire(step_xor: ptr32, codes: ptr16, first: int, end: int, xor_reg: uint, start_reg: uint,
-            cs_reg: uint, result_reg: uint, settle: int) -> int:
-    """For slots first..end-1: write the slot's select change to the SIO's GPIO_OUT_XOR, wait
-    ``settle`` loop turns for the multiplexers, start one conversion (START_ONCE through
-    ``start_reg``, the CS register's atomic set alias on the RP2040), poll READY in CS and store
-    RESULT as read_u16 would give it ((code << 4) | (code >> 8)) in codes[slot]. The ADC must be
-    enabled on the right channel (AINSEL) beforehand. Returns how many conversions timed out."""
-    sel = ptr32(xor_reg)
-    start = ptr32(start_reg)
-    cs = ptr32(cs_reg)
-    result = ptr32(result_reg)
-    timeouts = 0
-    s = first
-    while s < end:
-        sel[0] = step_xor[s]
-        w = settle
-        while w > 0:
-            w -= 1
-        start[0] = _START_ONCE
-        polls = _POLLS
-        while polls > 0 and not (cs[0] & _READY):
-            polls -= 1
-        if polls == 0:
-            timeouts += 1
-        code = result[0] & 0xFFF
-        codes[s] = (code << 4) | (code >> 8)
-        s += 1
-    return timeouts
+# p, the scalar parameters (an array of 32-bit ints; AnalogScanner builds it in this order)
+_P_FIRST = const(0)
+_P_END = const(1)
+_P_SHIFT = const(2)            # filter shift
+_P_BLACK_HIGH = const(3)       # state of a level above hi
+_P_BLACK_LOW = const(4)        # state of a level below lo
+_P_SETTLE = const(5)           # countdown turns between the select write and the conversion
+_P_TIMEOUTS = const(6)         # conversions that never became READY (added to)
 
 
 @micropython.viper
-def process(codes: ptr16, level: ptr16, hi: ptr16, lo: ptr16, state: ptr8, changed: ptr16,
-            first: int, end: int, fshift: int, black_high: int, black_low: int) -> int:
-    """For slots first..end-1: level += (code - level) >> fshift (Python's floor shift, done on
-    non-negative operands so the 32-bit wrap of viper arithmetic cannot bite), then the state the
-    slot's band gives (above hi: black_high, below lo: black_low, else 0 = empty). Each slot whose
-    state differs from state[slot] goes into changed as (slot << 2) | new_state; state itself is
-    left for the caller's bookkeeping. Returns the number of changed entries."""
+def scan(step_xor: ptr32, level: ptr16, hi: ptr16, lo: ptr16, state: ptr8, changed: ptr16,
+         p: ptr32, sio: uint, adc: uint) -> int:
+    """Read and judge slots p[0] (first) .. p[1] (end) - 1; returns how many changed.
+
+    Per slot s: write step_xor[s] to the SIO's GPIO_OUT_XOR (sio + 0x1C), count down p[5]
+    turns while the multiplexers settle, start one conversion (START_ONCE through the set alias
+    of the ADC's CS, so AINSEL and EN stay as set up), and while it runs judge slot s - 1; then
+    poll READY in CS and take RESULT as read_u16 gives it ((code << 4) | (code >> 8)).
+    Judging a slot: level += (code - level) >> p[2] (Python's floor shift, done on non-negative
+    operands so the 32-bit wrap of viper arithmetic cannot bite), then the state its band gives
+    (above hi: p[3], below lo: p[4], else 0 = empty). A slot whose state differs from state[s]
+    goes into changed as (s << 2) | new_state; state itself is left to the caller's
+    bookkeeping. Conversions that never became READY are added to p[6]. The ADC must be
+    enabled on the right channel."""
+    sel = ptr32(sio + _GPIO_OUT_XOR)
+    cs = ptr32(adc)
+    result = ptr32(adc + _RESULT)
+    start = ptr32(adc + _SET_ALIAS)
+    first = p[_P_FIRST]
+    end = p[_P_END]
+    fshift = p[_P_SHIFT]
+    black_high = p[_P_BLACK_HIGH]
+    black_low = p[_P_BLACK_LOW]
+    settle = p[_P_SETTLE]
     rnd = (1 << fshift) - 1
+    timeouts = 0
     n = 0
+    c = 0
     s = first
-    while s < end:
-        c = codes[s]
-        lv = level[s]
-        if c >= lv:
-            lv += (c - lv) >> fshift
-        else:
-            lv -= (lv - c + rnd) >> fshift
-        level[s] = lv
-        if lv > hi[s]:
-            st = black_high
-        elif lv < lo[s]:
-            st = black_low
-        else:
-            st = 0
-        if st != state[s]:
-            changed[n] = (s << 2) | st
-            n += 1
+    while s <= end:                  # one turn more than slots: the last one is judged after
+        if s < end:
+            sel[0] = step_xor[s]
+            w = settle
+            while w > 0:
+                w -= 1
+            start[0] = _START_ONCE
+        # judge: begin (host_tools/cmd_benchdrivers.py drops this block to count the rest)
+        if s > first:                # slot s - 1, its code in c, while slot s converts
+            j = s - 1
+            lv = level[j]
+            if c >= lv:
+                lv += (c - lv) >> fshift
+            else:
+                lv -= (lv - c + rnd) >> fshift
+            level[j] = lv
+            if lv > hi[j]:
+                st = black_high
+            elif lv < lo[j]:
+                st = black_low
+            else:
+                st = 0
+            if st != state[j]:
+                changed[n] = (j << 2) | st
+                n += 1
+        # judge: end
+        if s < end:
+            polls = _POLLS
+            while polls > 0 and not (cs[0] & _READY):
+                polls -= 1
+            if polls == 0:
+                timeouts += 1
+            r = result[0] & 0xFFF
+            c = (r << 4) | (r >> 8)
         s += 1
+    if timeouts:
+        p[_P_TIMEOUTS] = p[_P_TIMEOUTS] + timeouts
     return n
