@@ -10,8 +10,9 @@ import pytest
 from host_tools import cmd_soak
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-FAST_GAMES = 200       # per variant, frame-level hardware: the board logic at speed
-LONG_GAMES = ("jacquet", "matador")     # twice as many turns a game: half the games (1,000 in all)
+FAST_GAMES = 400       # per variant, frame-level hardware: the board logic at speed
+LONG_GAMES = ("jacquet", "matador")     # twice as many turns a game: half the games (2,000 in all)
+CHUNKS = 4             # each variant's games in 4 runs of their own seed, to spread over workers
 FULL_GAMES = 2         # per variant, the slot-level simulation: scanner, debounce, zone reader
 
 
@@ -22,10 +23,12 @@ def _assert_clean(variant, c):
 
 
 @pytest.mark.soak
+@pytest.mark.parametrize("chunk", range(CHUNKS))
 @pytest.mark.parametrize("variant", cmd_soak.VARIANTS)
-def test_soak_board_logic(variant):
-    games = FAST_GAMES // 2 if variant in LONG_GAMES else FAST_GAMES
-    _assert_clean(variant, cmd_soak.run(variant, games, seed=2026, noise="high", fast=True))
+def test_soak_board_logic(variant, chunk):
+    games = (FAST_GAMES // 2 if variant in LONG_GAMES else FAST_GAMES) // CHUNKS
+    _assert_clean(variant, cmd_soak.run(variant, games, seed=2026 + 1000 * chunk, noise="high",
+                                        fast=True))
 
 
 @pytest.mark.soak
