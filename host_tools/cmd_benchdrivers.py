@@ -96,8 +96,8 @@ if KERNELS:                                      # the RP2040's path, compiled h
     vsc = AnalogScanner(None, mem, cfg.pins["mux_s0"], cfg.n_slots, kernel=analog_viper,
                         regs=(ra, ra + 0x20), settle=0)
     ana_viper = ZoneReader(cfg, vsc, SlotDebouncer(2 * nb, s["press_ms"], s["release_ms"]))
-    vargs = (vsc.step_xor, vsc.level, vsc.hi, vsc.lo, vsc.state, vsc.changed, vsc._kp, ra,
-             ra + 0x20)
+    vargs = (vsc.step_xor, vsc.level, vsc.hi, vsc.lo, vsc.state, vsc.changed, vsc.baseline,
+             vsc.faults, vsc._bad_bins, vsc._kp, ra, ra + 0x20)
     from firmware.drivers import analog_viper_acq    # the kernel without its judging block
 
     @micropython.viper
@@ -254,7 +254,7 @@ def viper_estimate(out, src, n, slots):
         acquire, ms(acquire, KV_MID), ms(acquire, KV_LO), ms(acquire, KV_HI)))
     print("    kernel, judging         %7.0f x64 Ir  %6.3f (%.3f-%.3f)  runs during the conversions" % (
         judge, ms(judge, KV_MID), ms(judge, KV_LO), ms(judge, KV_HI)))
-    print("    bytecode                %7.0f Ir      %6.3f (%.3f-%.3f)  call, drift, debouncer, zones" % (
+    print("    bytecode                %7.0f Ir      %6.3f (%.3f-%.3f)  call, debouncer, zones" % (
         rest, ms(rest, K_MID), ms(rest, 1.6), ms(rest, 2.9)))
     print("    ADC conversions  %d x %.1f us           %6.3f" % (slots, ADC_US, conv_ms))
     print("    settle           %d x %.2f us           %6.3f  (%d turns x ~%d cycles)" % (

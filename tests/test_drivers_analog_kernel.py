@@ -61,6 +61,10 @@ class Logged(AnalogScanner):
         self.log.append((s, st, lv))
         AnalogScanner._change(self, s, st, lv)
 
+    def _track_drift(self):
+        self.drift_calls = getattr(self, "drift_calls", 0) + 1
+        AnalogScanner._track_drift(self)
+
 
 def make(lines, n, **kw):
     return Logged(lines.read, lines, lines.base, n, **kw)
@@ -112,20 +116,26 @@ def snapshot(sc):
             + bytes(sc.raw) + bytes(sc.faults))
 
 
-CONFIGS = [  # (seed, n, scans, per_scan, filter_shift, white_below)
-    (1, 134, 1500, None, 2, True),
-    (2, 134, 1500, 16, 2, True),
-    (3, 40, 1500, 7, 0, False),
-    (4, 40, 1500, 13, 4, True),
-    (5, 17, 1500, 5, 1, False),
+CONFIGS = [  # (seed, n, scans, per_scan, filter_shift, white_below, other settings)
+    (1, 134, 1500, None, 2, True, {}),
+    (2, 134, 1500, 16, 2, True, {}),
+    (3, 40, 1500, 7, 0, False, {}),
+    (4, 40, 1500, 13, 4, True, {}),
+    (5, 17, 1500, 5, 1, False, {}),
+    # whole board, the kernel's drift step meeting its rare cases: bands on bad codes, many
+    # railed slots, a band wider than the baseline (below 0)
+    (6, 40, 1500, None, 2, True, {"bad_codes": (1391, 1091, 1241), "bad_guard": 12,
+                                  "drift_shift": 1}),
+    (7, 40, 1500, None, 1, False, {"rail_low": 1230, "rail_high": 1250}),
+    (8, 17, 800, None, 3, True, {"on_codes": 1300, "off_codes": 900}),
 ]
 
 
-def python_run(seed, n, scans, per_scan, fshift, wb):
+def python_run(seed, n, scans, per_scan, fshift, wb, other):
     """The Python loop alone: a checksum of every scan's state and changes."""
     rnd = Lcg(seed)
     lines = Lines(6, n)
-    sc = make(lines, n, per_scan=per_scan, filter_shift=fshift, white_below=wb)
+    sc = make(lines, n, per_scan=per_scan, filter_shift=fshift, white_below=wb, **other)
     h = 0
     for vals in readings(rnd, n, scans, 150, 90):
         for s in range(n):
@@ -161,13 +171,13 @@ DIFFERENTIAL = COMMON + REGFILE + r'''
 from firmware.drivers import analog_viper
 
 total_changes = 0
-for seed, n, scans, per_scan, fshift, wb in CONFIGS:
+for seed, n, scans, per_scan, fshift, wb, other in CONFIGS:
     rnd = Lcg(seed)
     la = Lines(6, n)
     regs = RegFile()
-    a = make(la, n, per_scan=per_scan, filter_shift=fshift, white_below=wb)
+    a = make(la, n, per_scan=per_scan, filter_shift=fshift, white_below=wb, **other)
     b = Logged(None, {}, 6, n, per_scan=per_scan, filter_shift=fshift, white_below=wb,
-               kernel=analog_viper, regs=(regs.sio, regs.adc), settle=1)
+               kernel=analog_viper, regs=(regs.sio, regs.adc), settle=1, **other)
     assert b._scan_range == b._scan_range_kernel and a.kernel is None
     h = 0
     i = 0
@@ -190,6 +200,8 @@ for seed, n, scans, per_scan, fshift, wb in CONFIGS:
         i += 1
     assert b.adc_timeouts() == 0
     print("hash", seed, h)
+    if per_scan is None:             # Python's drift step ran only where the kernel deferred
+        print("deferred", seed, getattr(b, "drift_calls", 0), scans)
 print("changes", total_changes)
 print("ok")
 '''
@@ -224,7 +236,11 @@ hi = array("H", [0] * n)
 lo = array("H", [0] * n)
 state = bytearray(n)
 changed = array("H", [0] * n)
-p = array("i", [0] * 7)
+base = array("H", [0] * n)
+faults = bytearray(8)
+bins = bytearray(64)
+p = array("i", [0] * 13)
+p[7] = 0xFFFF               # no drift step: the scanner tests cover it
 cases = 0
 for trial in range(3000):
     for s in range(n):
@@ -255,7 +271,8 @@ for trial in range(3000):
     p[3] = bh
     p[4] = bl
     p[5] = rand(3)
-    got = analog_viper.scan(step, level, hi, lo, state, changed, p, regs.sio, regs.adc)
+    got = analog_viper.scan(step, level, hi, lo, state, changed, base, faults, bins, p,
+                       regs.sio, regs.adc)
     assert bytes(level) == bytes(want_level), trial
     assert list(changed[:got]) == want, (trial, list(changed[:got]), want)
     assert bytes(state) == before
@@ -281,8 +298,12 @@ hi = array("H", [0xFFFF] * 10)
 lo = array("H", [0] * 10)
 state = bytearray(10)
 changed = array("H", [0] * 10)
-p = array("i", [2, 7, 0, 2, 1, 3, 0])     # slots 2-6, filter shift 0: level = the reading
-got = analog_viper.scan(step, level, hi, lo, state, changed, p, regs.sio, regs.adc)
+base = array("H", [0] * 10)
+faults = bytearray(2)
+bins = bytearray(64)
+p = array("i", [2, 7, 0, 2, 1, 3, 0, 0xFFFF, 0, 0, 0, 0, 0])   # slots 2-6, filter shift 0: level = reading
+got = analog_viper.scan(step, level, hi, lo, state, changed, base, faults, bins, p,
+                       regs.sio, regs.adc)
 assert got == 0 and p[6] == 0, (got, p[6])
 assert list(level) == [7] * 2 + [(0xABC << 4) | (0xABC >> 8)] * 5 + [7] * 3, list(level)
 assert w.xor == step[6], hex(w.xor)             # the last select word written
@@ -294,7 +315,8 @@ assert w.result == 0xFABC                        # RESULT only read
 w.cs = 0x001
 p[0] = 0
 p[1] = 4
-analog_viper.scan(step, level, hi, lo, state, changed, p, regs.sio, regs.adc)
+analog_viper.scan(step, level, hi, lo, state, changed, base, faults, bins, p, regs.sio,
+                  regs.adc)
 assert p[6] == 4, p[6]
 w.cs = 0x101
 
@@ -341,6 +363,10 @@ def test_viper_scanner_matches_the_python_loop(tmp_path):
     assert "ok" in lines, out
     changes = int([x for x in lines if x.startswith("changes ")][0].split()[1])
     assert changes > 5000      # the sequences do make slots change, often
+    deferred = {int(x.split()[1]): int(x.split()[2]) for x in lines if x.startswith("deferred ")}
+    assert 0 < deferred[1] < 150, deferred     # mostly the kernel's own drift step
+    for seed in (6, 7, 8):
+        assert deferred[seed] > 20, deferred   # the rare cases did come up
     # the Python loop on CPython (the simulator's) gives the same states and changes
     space = {}
     exec(compile(COMMON, "common", "exec"), space)

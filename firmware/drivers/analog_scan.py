@@ -114,13 +114,16 @@ class AnalogScanner:
         if kernel is not None:
             self._sio, self._adc = regs
             # the kernel's parameters (analog_viper.scan's p): first, end, filter shift, state
-            # above the band, state below it, settle turns, conversions timed out
+            # above the band, state below it, settle turns, conversions timed out; drift slot
+            # (0xFFFF: drift step in Python), rails, drift shift, empty band, step deferred
             self._kp = array("i", [0, 0, filter_shift, BLACK if white_below else WHITE,
-                                   WHITE if white_below else BLACK, settle, 0])
+                                   WHITE if white_below else BLACK, settle, 0, 0xFFFF,
+                                   self.rail_low, self.rail_high, drift_shift, self.on, 0])
             self.changed = array("H", [0] * n)      # changed slots, (slot << 2) | state
             self._scan_range = self._scan_range_kernel
-            if self.per_scan == n:                  # the whole board per call: fewer steps
-                self._kp[1] = n
+            if self.per_scan == n:                  # the whole board per call: the kernel
+                self._kp[1] = n                     # also does the usual drift step
+                self._kp[7] = 0
                 self.scan = self._scan_board
         for s in range(n):
             self.set_baseline(s, zero_code << _Q)
@@ -251,19 +254,26 @@ class AnalogScanner:
         p[0] = first
         p[1] = end
         c = self.kernel.scan(self.step_xor, self.level, self.hi, self.lo, self.state,
-                             self.changed, p, self._sio, self._adc)
+                             self.changed, self.baseline, self.faults, self._bad_bins, p,
+                             self._sio, self._adc)
         if c:
             self._changes(c)
 
     def _scan_board(self):
-        """``scan`` when the kernel reads the whole board per call (the RP2040's case)."""
+        """``scan`` when the kernel reads the whole board per call (the RP2040's case); the
+        kernel does the drift step too, unless it is a rare case (p[12]): then ``_track_drift``."""
         if self._selected != self.n - 1:
             self.select(self.n - 1)
+        p = self._kp
         c = self.kernel.scan(self.step_xor, self.level, self.hi, self.lo, self.state,
-                             self.changed, self._kp, self._sio, self._adc)
+                             self.changed, self.baseline, self.faults, self._bad_bins, p,
+                             self._sio, self._adc)
         if c:
             self._changes(c)
-        self._track_drift()
+        if p[12]:
+            self._drift_slot = p[7]
+            self._track_drift()
+            p[7] = self._drift_slot
         return self.raw
 
     def _changes(self, c):

@@ -25,12 +25,20 @@ _P_BLACK_HIGH = const(3)       # state of a level above hi
 _P_BLACK_LOW = const(4)        # state of a level below lo
 _P_SETTLE = const(5)           # countdown turns between the select write and the conversion
 _P_TIMEOUTS = const(6)         # conversions that never became READY (added to)
+_P_DRIFT = const(7)            # the drift slot; above 255: no drift step here
+_P_RAIL_LOW = const(8)
+_P_RAIL_HIGH = const(9)
+_P_DRIFT_SHIFT = const(10)
+_P_ON = const(11)              # an empty slot's band: baseline +- on
+_P_DEFER = const(12)           # out: 1 = the caller must do this call's drift step itself
+_BIN = const(10)               # bins[t >> 10]: a bad code's guard band is near threshold t
 
 
 @micropython.viper
 def scan(step_xor: ptr32, level: ptr16, hi: ptr16, lo: ptr16, state: ptr8, changed: ptr16,
-         p: ptr32, sio: uint, adc: uint) -> int:
-    """Read and judge slots p[0] (first) .. p[1] (end) - 1; returns how many changed.
+         baseline: ptr16, faults: ptr8, bins: ptr8, p: ptr32, sio: uint, adc: uint) -> int:
+    """Read and judge slots p[0] (first) .. p[1] (end) - 1, then the drift step of slot p[7];
+    returns how many slots changed.
 
     Per slot s: write step_xor[s] to the SIO's GPIO_OUT_XOR (sio + 0x1C), count down p[5]
     turns while the multiplexers settle, start one conversion (START_ONCE through the set alias
@@ -41,7 +49,14 @@ def scan(step_xor: ptr32, level: ptr16, hi: ptr16, lo: ptr16, state: ptr8, chang
     (above hi: p[3], below lo: p[4], else 0 = empty). A slot whose state differs from state[s]
     goes into changed as (s << 2) | new_state; state itself is left to the caller's
     bookkeeping. Conversions that never became READY are added to p[6]. The ADC must be
-    enabled on the right channel."""
+    enabled on the right channel.
+
+    The drift step (AnalogScanner._track_drift), when p[7] <= 255, in its usual case only: the
+    slot in the rails (p[8]..p[9]), no fault in its byte of faults, not changed by this call;
+    if empty, its baseline moves one step (shift p[10]) towards its level and its band
+    (baseline +- p[11]) is set when clear of the bad codes' bins and of 0..0xFFFF. Then p[7]
+    moves on (wrapping at p[1]: the whole board) and p[12] = 0; otherwise nothing is written
+    and p[12] = 1."""
     sel = ptr32(sio + _GPIO_OUT_XOR)
     cs = ptr32(adc)
     result = ptr32(adc + _RESULT)
@@ -53,6 +68,8 @@ def scan(step_xor: ptr32, level: ptr16, hi: ptr16, lo: ptr16, state: ptr8, chang
     black_low = p[_P_BLACK_LOW]
     settle = p[_P_SETTLE]
     rnd = (1 << fshift) - 1
+    d = p[_P_DRIFT]
+    defer = 0
     timeouts = 0
     n = 0
     c = 0
@@ -82,6 +99,8 @@ def scan(step_xor: ptr32, level: ptr16, hi: ptr16, lo: ptr16, state: ptr8, chang
             if st != state[j]:
                 changed[n] = (j << 2) | st
                 n += 1
+                if j == d:
+                    defer = 1
         # judge: end
         if s < end:
             polls = _POLLS
@@ -94,4 +113,32 @@ def scan(step_xor: ptr32, level: ptr16, hi: ptr16, lo: ptr16, state: ptr8, chang
         s += 1
     if timeouts:
         p[_P_TIMEOUTS] = p[_P_TIMEOUTS] + timeouts
+    if d > 0xFF:                     # (a stored -1 would read back as 0xFFFFFFFF on x64)
+        return n
+    lv = level[d]
+    if defer or lv < p[_P_RAIL_LOW] or lv > p[_P_RAIL_HIGH] or faults[d >> 3]:
+        p[_P_DEFER] = 1
+        return n
+    if state[d] == 0:
+        base = baseline[d]
+        if lv > base:
+            nb = base + ((lv - base) >> p[_P_DRIFT_SHIFT])
+            if nb == base:
+                nb = base + 1
+        elif lv < base:
+            nb = base - ((base - lv + (1 << p[_P_DRIFT_SHIFT]) - 1) >> p[_P_DRIFT_SHIFT])
+        else:
+            nb = base
+        if nb != base:
+            on = p[_P_ON]
+            top = nb + on
+            if nb < on or top > 0xFFFF or bins[top >> _BIN] or bins[(nb - on) >> _BIN]:
+                p[_P_DEFER] = 1              # near 0, 0xFFFF or a bad code: the full search
+                return n
+            baseline[d] = nb
+            hi[d] = top
+            lo[d] = nb - on
+    d += 1
+    p[_P_DRIFT] = 0 if d == p[_P_END] else d
+    p[_P_DEFER] = 0
     return n
