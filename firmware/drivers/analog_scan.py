@@ -37,10 +37,10 @@ BLACK = 2
 
 
 def rp2_kernel(adc):
-    """(kernel, regs) for ``AnalogScanner`` on the RP2040: the viper kernels (analog_viper) and
-    the registers they drive, after one ``adc.read_u16()`` has enabled the ADC on the sensors'
-    channel (AINSEL stays set: nothing else uses the ADC). (None, None) anywhere else, or when
-    the viper module cannot load (a .mpy built for another arch): the Python loop is used."""
+    """(kernel, regs) for ``AnalogScanner`` on the RP2040: the viper kernel module (analog_viper)
+    and the register bases it drives, after one ``adc.read_u16()`` has set the ADC to the
+    sensors' channel (AINSEL stays set: nothing else uses the ADC). (None, None) anywhere else,
+    or when the module cannot load (a .mpy built for another arch): the Python loop is used."""
     import sys
     if sys.platform != "rp2":
         return None, None
