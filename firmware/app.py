@@ -96,8 +96,8 @@ class App:
 
     def _render(self, now, force):
         tr = self.session.tracker
-        animated = tr.flash or tr.state == MISMATCH or not self.session.setup_done \
-            or self.session.verdict is not None
+        animated = tr.flash or tr.ambiguous or tr.state == MISMATCH \
+            or not self.session.setup_done or self.session.verdict is not None
         phase = (now // 125) if animated else -1
         if not force and phase == self._phase:
             return

@@ -211,6 +211,55 @@ def test_a_full_point_hides_a_lift_but_not_the_placement(vb):
     assert vb.settled() and s.game.turn.steps == [(13, 8, 5, 0)]
 
 
+def test_plays_the_sensors_cannot_tell_apart_are_shown_and_confirmed_never_guessed(vb):
+    # the White tray is full (5 off, 3 slots) and the 1-point has 5 checkers on its 5 slots:
+    # 3/off 2/off and 3/1 2/off leave the same sensor readings
+    vb.force_position("white 3:1 2:4 1:5 off:5; black 1:5 off:10; white to move")
+    vb.cmd("roll 3 2")
+    s = vb.session
+    tr = s.tracker
+    tray = zone(vb, 0, 0)
+    vb.move(zone(vb, 0, 3), tray)
+    vb.move(zone(vb, 0, 2), tray)
+    m = vb.mark()
+    vb.press("p0")
+    assert not commits(vb, m)
+    ill = vb.since(m, ev="illegal")
+    assert ill and ill[-1]["what"] == "ambiguous" and "2 plays" in ill[-1]["reason"]
+    # the LEDs blink the board's reading: from the 3- and 2-points, into the tray
+    assert tr.ambiguous == 2
+    assert tr.read_from == bit(zone(vb, 0, 3)) | bit(zone(vb, 0, 2)) and tr.read_to == bit(tray)
+    frames = set()
+    for _ in range(4):
+        vb.wait(200)
+        frames.add(vb.world.led_frame())
+    lit = [z for z in (zone(vb, 0, 3), zone(vb, 0, 2), tray)
+           if any(any(f[3 * vb.hw.config.led_first[z]:3 * vb.hw.config.led_first[z] + 3])
+                  for f in frames)]
+    assert len(lit) == 3 and len(frames) > 1                  # shown, and blinking
+    vb.press("p0")                                           # the player takes the reading
+    c = commits(vb, m)
+    assert len(c) == 1
+    assert str(s.game.pos).startswith("white 2:3 1:5 off:7")
+
+
+def test_a_shown_reading_is_void_once_the_checkers_move(vb):
+    vb.force_position("white 3:1 2:4 1:5 off:5; black 1:5 off:10; white to move")
+    vb.cmd("roll 3 2")
+    s = vb.session
+    tray = zone(vb, 0, 0)
+    vb.move(zone(vb, 0, 3), tray)
+    vb.move(zone(vb, 0, 2), tray)
+    m = vb.mark()
+    vb.press("p0")
+    assert s.tracker.ambiguous
+    vb.move(zone(vb, 0, 1), zone(vb, 0, 1))      # a checker lifted and put back: the board moved
+    assert not s.tracker.ambiguous and not s.tracker.read_from
+    vb.press("p0")                               # asks again rather than taking the old reading
+    assert not commits(vb, m)
+    assert [e["what"] for e in vb.since(m, ev="illegal")] == ["ambiguous", "ambiguous"]
+
+
 def test_pressing_early_is_refused_and_says_why(vb):
     start(vb, 5, 1)
     m = vb.mark()

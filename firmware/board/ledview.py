@@ -1,4 +1,5 @@
-"""What the LEDs say: differing zones, legal destinations, illegal placements, dice, whose turn."""
+"""What the LEDs say: differing zones, legal destinations, illegal placements, the board's reading
+of a play the sensors cannot see whole, dice, whose turn."""
 
 from firmware.board.tracker import HANDS, ILLEGAL, MISMATCH
 from firmware.board.zonemap import ZONES
@@ -32,7 +33,12 @@ class LedView:
         st = tr.state
         phase = session.phase
         guide = session.mode == "guide"
-        if st == MISMATCH or phase == "setup":
+        if tr.ambiguous:
+            # the sensors fit several plays: blink the board's reading for the player to confirm
+            if (now // BLINK_MS) & 1 == 0:
+                self._bits(tr.read_from, LIFTED)
+                self._bits(tr.read_to, TARGET)
+        elif st == MISMATCH or phase == "setup":
             if (now // BLINK_MS) & 1 == 0 or phase == "setup":
                 self._bits(tr.missing, SHORT)
                 self._bits(tr.extra, WRONG)

@@ -344,7 +344,9 @@ class Session:
         tr = self.tracker
         game = self.game
         turn = game.turn
-        again = self._ambiguous_at == bytes(self.frame)
+        # the same board as at the last press, which the sensors could not read alone (a
+        # frame change since voids the reading: the tracker clears ``ambiguous``)
+        again = tr.ambiguous and self._ambiguous_at == bytes(self.frame)
         self._ambiguous_at = None
         state = tr.update(self.frame, True)
         if tr.ambiguous and again:
@@ -361,7 +363,8 @@ class Session:
             what = "ambiguous"
             self._ambiguous_at = bytes(self.frame)
             why = ("the sensors cannot tell which of %d plays was made (points fuller than their "
-                   "sensors); press again to take the board's reading" % tr.ambiguous)
+                   "sensors); the LEDs blink the board's reading (grey: from, green: to): press "
+                   "again to take it, or move the checkers so the board can tell" % tr.ambiguous)
         else:
             what = STATE_NAMES[state]
             final = self.read_board()

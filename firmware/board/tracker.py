@@ -61,7 +61,9 @@ class Tracker:
         self.touched = 0    # bitmap: zones whose count changed since the turn began
         self.faults = 0     # bitmap: zones with a sensor the zone reader does not believe
         self.colour = None  # per zone 0 unknown, 1 White, 2 Black, 3 mixed (analog sensing)
-        self.ambiguous = 0  # plays the last turn-end frame fits equally (full points hide them)
+        self.ambiguous = 0  # plays the last turn-end frame fits (full points hide which one)
+        self.read_from = 0  # bitmap: while ambiguous, the zones the board's reading moves from
+        self.read_to = 0    # bitmap: ... and the zones it moves to
         self._cache = -1
 
     # -- what is tracked --------------------------------------------------------------------
@@ -108,11 +110,16 @@ class Tracker:
             self.faults = faults
         f = self.frame
         touched = self.touched
+        changed = False
         for z in range(ZONES):
             if f[z] != frame[z]:
                 touched |= 1 << z
                 f[z] = frame[z]
+                changed = True
         self.touched = touched
+        if changed and self.ambiguous:
+            self.ambiguous = 0             # the board changed: the reading shown is void
+            self.read_from = self.read_to = 0
         self._diff()
         turn = self.turn
         if force and turn is not None and not (
@@ -256,22 +263,20 @@ class Tracker:
         found = self._found
         self._found = None
         self.ambiguous = 0
+        self.read_from = self.read_to = 0
         if len(found) > 1:
-            # full points and a full tray hide which checkers moved: take the play that needs
-            # the fewest steps no sensor saw, then the one bearing off most, if only one is left
+            # full points and a full tray hide which checkers moved: nothing is adopted unseen.
+            # The board's reading is the play that needs the fewest steps no sensor saw, then
+            # the one bearing off most; the LEDs show it and the player confirms it.
             best = None
-            keep = []
             for key, steps in found:
                 rank = self._hidden(steps) * 16 - key[0]
                 if best is None or rank < best:
                     best = rank
-                    keep = [(key, steps)]
-                elif rank == best:
-                    keep.append((key, steps))
-            if len(keep) > 1:
-                self.ambiguous = len(found)
-                self.guess = keep[0][1]
-            found = keep
+                    self.guess = steps
+            self.ambiguous = len(found)
+            self._mark_reading(self.guess)
+            found = ()
         chosen = found[0][1] if len(found) == 1 else old
         for src, dst, die, hit in chosen:
             turn.push(src, die)
@@ -295,9 +300,27 @@ class Tracker:
         self._report(old)
         self._refresh_expected()
         self.ambiguous = 0
+        self.read_from = self.read_to = 0
         self.guess = None
         self._diff()
         return self._settle()
+
+    def _mark_reading(self, steps):
+        """read_from/read_to: the zones a play takes the mover's checkers from and puts them on
+        (a zone a checker only passes through is in neither), and the bar a hit blot goes to."""
+        zone_of = self.zmap.zone_of
+        base = self.side * 26
+        net = [0] * ZONES
+        for src, dst, die, hit in steps:
+            net[zone_of[base + src]] -= 1
+            net[zone_of[base + dst]] += 1
+            if hit:
+                net[BAR_ZONE + 1 - self.side] += 1
+        for z in range(ZONES):
+            if net[z] < 0:
+                self.read_from |= 1 << z
+            elif net[z] > 0:
+                self.read_to |= 1 << z
 
     def _hidden(self, steps):
         """How many steps of a play change no zone count the sensors can see."""
