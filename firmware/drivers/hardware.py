@@ -46,8 +46,10 @@ class Hardware:
             for i in range(8):
                 Pin(base + i, Pin.OUT, value=0)
             adc = machine.ADC(Pin(pins["adc"]))
-            # On the RP2040 the viper kernels read the whole board per call (well under 1 ms);
-            # board.json's per_scan slices the Python loop, which the simulator runs.
+            # On the RP2040 the viper kernel reads the whole board per call (well under 1 ms),
+            # and so does the simulator (its Python loop costs nothing on a PC), so slots are
+            # seen as often as on the board; board.json's per_scan slices the Python loop only
+            # on a board whose kernel cannot load.
             kernel, regs = rp2_kernel(adc)
             scanner = AnalogScanner(adc.read_u16, machine.mem32, base, cfg.n_slots,
                                     zero_code=a["zero_code"], on_codes=a["on_codes"],
@@ -55,7 +57,7 @@ class Hardware:
                                     drift_shift=a["drift_shift"], rail_low=a["rail_low"],
                                     rail_high=a["rail_high"], white_below=a["white"] == "below",
                                     bad_codes=a["bad_codes"], bad_guard=a["bad_guard"],
-                                    per_scan=None if kernel else a.get("per_scan"),
+                                    per_scan=None if kernel or sim else a.get("per_scan"),
                                     kernel=kernel, regs=regs)
             debouncer = SlotDebouncer(2 * nb, sensing["press_ms"], sensing["release_ms"])
         self.scanner = scanner
