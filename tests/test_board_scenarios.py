@@ -211,9 +211,11 @@ def test_a_full_point_hides_a_lift_but_not_the_placement(vb):
     assert vb.settled() and s.game.turn.steps == [(13, 8, 5, 0)]
 
 
-def test_plays_the_sensors_cannot_tell_apart_are_shown_and_confirmed_never_guessed(vb):
+@pytest.mark.parametrize("mode", ["guide", "referee"])
+def test_plays_the_sensors_cannot_tell_apart_are_shown_and_confirmed_never_guessed(vb, mode):
     # the White tray is full (5 off, 3 slots) and the 1-point has 5 checkers on its 5 slots:
     # 3/off 2/off and 3/1 2/off leave the same sensor readings
+    assert vb.cmd("mode " + mode)["t"] == "ok"
     vb.force_position("white 3:1 2:4 1:5 off:5; black 1:5 off:10; white to move")
     vb.cmd("roll 3 2")
     s = vb.session
@@ -226,6 +228,7 @@ def test_plays_the_sensors_cannot_tell_apart_are_shown_and_confirmed_never_guess
     assert not commits(vb, m)
     ill = vb.since(m, ev="illegal")
     assert ill and ill[-1]["what"] == "ambiguous" and "2 plays" in ill[-1]["reason"]
+    assert "await" not in ill[-1] and s.verdict is None       # a referee flags no illegal play
     # the LEDs blink the board's reading: from the 3- and 2-points, into the tray
     assert tr.ambiguous == 2
     assert tr.read_from == bit(zone(vb, 0, 3)) | bit(zone(vb, 0, 2)) and tr.read_to == bit(tray)

@@ -376,7 +376,7 @@ class Session:
                 why = why2
         fields = {"ev": "illegal", "what": what, "reason": why, "side": self.side,
                   "dice_left": turn.dice_left()}
-        if self.mode == "referee":
+        if self.mode == "referee" and what != "ambiguous":     # unseen is not illegal
             self.verdict = why
             fields["await"] = "correct or condone" if self.condone else "correct"
             # on record (written with the commit that follows: no flash write mid-hand)
