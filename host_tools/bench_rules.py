@@ -96,6 +96,7 @@ p = Position.decode("%s")
 """
 _WORK = {
     "enumerate": "t = Turn(r, p, %s)\nn = len(t.plays_packed())\n",
+    "store": "from array import array\nt = Turn(r, p, %s)\nn = len(t.plays_packed(array('I')))\n",
     "count": "t = Turn(r, p, %s)\nn = t.count_plays()\n",
     "lift_all": "t = Turn(r, p, %s)\nfor s in range(25, 0, -1):\n    t.targets(s)\n",
     "lift_one": "t = Turn(r, p, %s)\nt.targets(%d)\n",
@@ -144,14 +145,14 @@ def micropython_figures(names=None, progress=None):
             with open(base, "w") as f:
                 f.write(setup)
             row = {"case": name, "dice": "%d-%d" % dice}
-            for kind in ("enumerate", "count", "lift_all", "lift_one"):
+            for kind in ("enumerate", "store", "count", "lift_all", "lift_one"):
                 script = os.path.join(work, kind + ".py")
                 body = _WORK[kind] % ((repr(dice),) if kind != "lift_one" else (repr(dice), _first_source(pos)))
                 with open(script, "w") as f:
                     f.write(setup + body)
                 if progress:
                     progress("%s %s" % (name, kind))
-                res = mpy_cost(script, base, stage, heap=kind in ("enumerate", "count"))
+                res = mpy_cost(script, base, stage, heap=kind in ("enumerate", "store", "count"))
                 row[kind + "_rp2040_ms"] = round(res["rp2040_ms_est"], 2)
                 row[kind + "_ir"] = res["ir_net"]
                 if res.get("min_heap_bytes_unix64"):

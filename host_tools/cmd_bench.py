@@ -51,6 +51,8 @@ def main(argv):
                 report["summary"]["rp2040_worst_lift_all_ms"] = max(r["lift_all_rp2040_ms"] for r in mw)
                 report["summary"]["rp2040_worst_lift_one_ms"] = max(r["lift_one_rp2040_ms"] for r in mw)
                 report["summary"]["unix_heap_worst_enumerate_kib"] = max(r.get("enumerate_heap_kib_unix", 0) for r in mw)
+                report["summary"]["rp2040_worst_store_ms"] = max(r["store_rp2040_ms"] for r in mw)
+                report["summary"]["unix_heap_worst_store_kib"] = max(r.get("store_heap_kib_unix", 0) for r in mw)
                 report["summary"]["unix_heap_worst_count_kib"] = max(r.get("count_heap_kib_unix", 0) for r in mw)
             if mo:
                 report["summary"]["rp2040_opening_mean_enumerate_ms"] = sum(
@@ -63,10 +65,12 @@ def main(argv):
                                      "enumerate_ms", "lift_all_ms"]))
     if report.get("micropython"):
         print("\nRP2040 estimates (MicroPython unix port under callgrind, k = 2.2 cycles/Ir, 125 MHz);"
-              " heap: smallest unix-port heap above the setup's, KiB (RP2040 needs about half)")
-        print(_table(report["micropython"], ["case", "dice", "enumerate_rp2040_ms", "count_rp2040_ms",
-                                             "lift_all_rp2040_ms", "lift_one_rp2040_ms",
-                                             "enumerate_heap_kib_unix", "count_heap_kib_unix"]))
+              " heap: smallest unix-port heap above the setup's, KiB (RP2040 needs about half);"
+              " enumerate keeps the plays in a list, store in an array('I')")
+        print(_table(report["micropython"], ["case", "dice", "enumerate_rp2040_ms", "store_rp2040_ms",
+                                             "count_rp2040_ms", "lift_all_rp2040_ms",
+                                             "lift_one_rp2040_ms", "enumerate_heap_kib_unix",
+                                             "store_heap_kib_unix", "count_heap_kib_unix"]))
     elif not args.quick:
         print("\n(no RP2040 estimates: needs valgrind and ../shared/tools/mpy_cost.py)")
     print("\nsummary:")

@@ -167,3 +167,19 @@ def test_check_accepts_exactly_the_legal_results(seed, variant, d1, d2):
         assert ok == is_legal, why
         if not ok:
             assert isinstance(why, str) and why
+
+
+@pytest.mark.parametrize("variant,options", [(v, {}) for v in VARIANTS] + OPTIONS)
+def test_plays_go_into_any_container_alike(variant, options):
+    # plays_packed(out) appends to what it is given: an array("I") holds the same plays, in
+    # the same order, as the default list
+    from array import array
+    rng = random.Random(variant + repr(sorted(options.items())))
+    rules = get_rules(variant, **options)
+    for _ in range(60):
+        pos = random_position(rules, rng)
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        plays = Turn(rules, pos, dice).plays_packed()
+        into = Turn(rules, pos, dice).plays_packed(array("I"))
+        assert list(into) == plays
+        assert all(p < 2 ** 24 for p in plays)

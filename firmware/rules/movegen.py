@@ -430,12 +430,15 @@ class Turn:
         return pos
 
     # -- public: whole plays --------------------------------------------------------------------------
-    def plays_packed(self):
+    def plays_packed(self, out=None):
         """Every distinct legal play from the start of the turn, as small ints < 2**24:
         bits 0-2 the number of steps, bit 3 set when a non-double played its lower die first,
         then 5 bits per step for its source pip (see ``unpack``); empty when no die can be
-        played."""
-        out = []
+        played. Appended to ``out`` and returned: a new list by default, or e.g. an
+        ``array("I")``, which keeps the worst case's 2,225 plays in 9 KB where a list, which
+        doubles as it grows, may need twice that on an RP2040."""
+        if out is None:
+            out = []
         if self.max_steps == 0:
             return out
         saved = self._rewind()
