@@ -211,20 +211,26 @@ def test_a_full_point_hides_a_lift_but_not_the_placement(vb):
     assert vb.settled() and s.game.turn.steps == [(13, 8, 5, 0)]
 
 
-@pytest.mark.parametrize("mode", ["guide", "referee"])
-def test_plays_the_sensors_cannot_tell_apart_are_shown_and_confirmed_never_guessed(vb, mode):
-    # the White tray is full (5 off, 3 slots) and the 1-point has 5 checkers on its 5 slots:
-    # 3/off 2/off and 3/1 2/off leave the same sensor readings
-    assert vb.cmd("mode " + mode)["t"] == "ok"
+def bear_off_the_sensors_cannot_see(vb):
+    """White bears off 3/off 2/off into a full tray (5 off, 3 slots) while the 1-point holds
+    5 checkers on its 5 slots: 3/1 2/off leaves the same sensor readings. Presses the button
+    once; returns the mark from before the press."""
     vb.force_position("white 3:1 2:4 1:5 off:5; black 1:5 off:10; white to move")
     vb.cmd("roll 3 2")
+    vb.move(zone(vb, 0, 3), zone(vb, 0, 0))
+    vb.move(zone(vb, 0, 2), zone(vb, 0, 0))
+    m = vb.mark()
+    vb.press("p0")
+    return m
+
+
+@pytest.mark.parametrize("mode", ["guide", "referee"])
+def test_plays_the_sensors_cannot_tell_apart_are_shown_and_confirmed_never_guessed(vb, mode):
+    assert vb.cmd("mode " + mode)["t"] == "ok"
+    m = bear_off_the_sensors_cannot_see(vb)
     s = vb.session
     tr = s.tracker
     tray = zone(vb, 0, 0)
-    vb.move(zone(vb, 0, 3), tray)
-    vb.move(zone(vb, 0, 2), tray)
-    m = vb.mark()
-    vb.press("p0")
     assert not commits(vb, m)
     ill = vb.since(m, ev="illegal")
     assert ill and ill[-1]["what"] == "ambiguous" and "2 plays" in ill[-1]["reason"]
@@ -247,14 +253,8 @@ def test_plays_the_sensors_cannot_tell_apart_are_shown_and_confirmed_never_guess
 
 
 def test_a_shown_reading_is_void_once_the_checkers_move(vb):
-    vb.force_position("white 3:1 2:4 1:5 off:5; black 1:5 off:10; white to move")
-    vb.cmd("roll 3 2")
+    m = bear_off_the_sensors_cannot_see(vb)
     s = vb.session
-    tray = zone(vb, 0, 0)
-    vb.move(zone(vb, 0, 3), tray)
-    vb.move(zone(vb, 0, 2), tray)
-    m = vb.mark()
-    vb.press("p0")
     assert s.tracker.ambiguous
     vb.move(zone(vb, 0, 1), zone(vb, 0, 1))      # a checker lifted and put back: the board moved
     assert not s.tracker.ambiguous and not s.tracker.read_from
