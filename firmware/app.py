@@ -77,6 +77,7 @@ class App:
             if who is not None:
                 self.session.press(who, bool(ev & LONG))
                 self.dirty = True
+        self.session.tick(now)
         fresh = hw.zones.poll(now)
         if not fresh and not self.session.have_frame:
             fresh = hw.ticks_diff(now, self._born) >= self.settle_ms

@@ -167,7 +167,9 @@ def replay_record(record):
                                       "side %d won %d" % (ev.get("winner"), ev.get("points"),
                                                           game.winner, game.points), i)
                 out["ended"] = True
-            elif k in ("game", "set", "flag"):
+            elif k == "time":
+                game.time_out(ev["side"], ev["points"])     # the reserve on the clock ran out
+            elif k in ("game", "set", "flag", "clock"):
                 if k == "game":
                     raise ExportError("a second game header inside one record", i)
             else:

@@ -87,7 +87,7 @@ def verdicts(objs):
 
 BAD = ["frobnicate", "roll 7 1", "roll 1", "mode fast", "new nosuchgame", "match x", "sim lift 99",
        "sim place", "sim frame 00", "x" * 300, "choose 3", "cube double", "dice", "sim position zz",
-       "condone maybe", "sim press p3"]
+       "condone maybe", "sim press p3", "clock 0", "clock 60 9999", "clock soon"]
 
 
 def _check_malformed(objs):
@@ -181,6 +181,39 @@ def test_handling_scenarios_replay_over_stdin_on_cpython():
 @pytest.mark.micropython
 def test_handling_scenarios_give_the_same_verdicts_under_micropython(mpy_tree):
     _replay(lambda script: run_micropython(mpy_tree, script))
+
+
+CLOCK_SCRIPT = ["new backgammon", "match 3", "dice manual", "sim setup", "sim wait 200",
+                "clock 30 12", "roll 2 6", "sim wait 20000", "status", "sim wait 21000",
+                "status", "sim wait 2000", "status"]
+
+
+def _clock_story(objs):
+    """The clock as the host sees it: each status's clock, the time-out and the game's end."""
+    out = []
+    for o in objs:
+        if o.get("t") == "status" and o["clock"]["reserve"]:
+            c = o["clock"]
+            out.append(("status", o["phase"], c["left"], c["running"], c["delay_left"]))
+        elif o.get("t") == "ev" and o["ev"] in ("time_out", "game_over"):
+            out.append((o["ev"], o.get("side"), o.get("winner"), o.get("points"), o.get("how")))
+    return out
+
+
+@pytest.mark.micropython
+def test_the_clock_runs_out_alike_under_micropython(mpy_tree):
+    # Black starts at t0 (its period begins with the next 5 ms scan): 12 s of delay, then its
+    # 30 s reserve runs down; at t0 + 42 s it is gone and Black loses the 3-point match
+    want = [("status", "opening", [30000, 30000], -1, 0),
+            ("status", "move", [30000, 30000], 1, 12000),         # its clock starts: delay
+            ("status", "move", [30000, 22005], 1, 0),             # 20 s in
+            ("status", "move", [30000, 1005], 1, 0),              # 41 s in
+            ("time_out", 1, None, None, None),
+            ("game_over", None, 0, 3, "time"),
+            ("status", "match_over", [30000, 0], -1, 0),
+            ("status", "match_over", [30000, 0], -1, 0)]
+    assert _clock_story(run_cpython(CLOCK_SCRIPT)) == want
+    assert _clock_story(run_micropython(mpy_tree, CLOCK_SCRIPT)) == want
 
 
 def sample_game_script():

@@ -176,3 +176,14 @@ def test_match_state_round_trips_through_plain_data():
     other.restore(saved)
     assert other.score == [4, 0] and other.crawford_next and other.new_game().crawford
     assert not other.new_game().crawford     # the Crawford game happens once
+
+
+def test_a_time_out_gives_the_opponent_the_points_and_ends_the_game():
+    g = Game(get_rules("backgammon"))
+    g.opening_roll(5, 2)
+    g.time_out(0, 3)                 # White's reserve ran out
+    assert (g.phase, g.winner, g.points, g.result) == (OVER, 1, 3, "time")
+    with pytest.raises(GameError):
+        g.time_out(1, 1)             # the game is over
+    with pytest.raises(GameError):
+        Game(get_rules("short")).time_out(1, 0)

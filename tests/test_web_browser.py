@@ -274,6 +274,26 @@ def test_a_whole_short_game_is_played_through_the_page(board_page):
     page.screenshot(path=os.path.join(ARTIFACTS, "virtual-board-game-over.png"))
 
 
+def test_the_clock_is_set_from_the_page_and_runs_for_the_side_to_act(board_page):
+    page = board_page
+    assert page.locator("#clock-line").is_hidden()
+    page.fill("#clock-min", "10")
+    page.click("#set-clock")
+    page.wait_for_function("nardy.state.status.clock && nardy.state.status.clock.reserve === 600000")
+    line = page.locator("#clock-line")
+    assert line.is_visible() and "White 10:00 · Black 10:00" in line.text_content()
+    wait_for_phase(page, "opening")
+    press_and_wait_for_record(page, "p0")                # the opening throw: a side must act
+    page.wait_for_function("nardy.state.status.clock.running >= 0")
+    side = ("White", "Black")[page.evaluate("nardy.state.status.clock.running")]
+    page.wait_for_function("(s) => document.getElementById('clock-line').textContent"
+                           ".includes(s + \"'s clock runs (delay\")", arg=side)
+    page.fill("#clock-min", "0")
+    page.click("#set-clock")
+    page.wait_for_function("nardy.state.status.clock.reserve === 0")
+    assert line.is_hidden()
+
+
 @pytest.mark.parametrize("variant", ["long", "persian", "jacquet", "matador", "backgammon"])
 def test_each_variant_is_chosen_set_out_and_played_from_the_page(board_page, variant):
     page = board_page

@@ -9,6 +9,7 @@ from firmware.board.zonemap import parse_zone
 
 HELP = ("status | new <variant> [key=value ...] | match <n> | mode guide|referee | "
         "dice auto|manual | roll <a> <b> | choose <v> | cube double|take|drop | condone on|off | "
+        "clock <reserve s> [delay s] | clock off | "
         "export | help | sim lift <zone> | sim place <zone> [side] | sim press p0|p1|menu [ms] | "
         "sim frame <hex> | sim setup | sim position <hex> | sim wait <ms> | sim leds on|off | "
         "sim power_cut")
@@ -122,6 +123,17 @@ def _condone(app, words):
     app.session.configure("condone", words[1] == "on")
 
 
+def _clock(app, words):
+    if len(words) == 2 and words[1] == "off":
+        app.session.set_clock(0, 0)
+        return
+    if len(words) not in (2, 3):
+        raise CommandError("usage: clock <reserve seconds> [delay seconds] | clock off")
+    reserve = _int(words[1], 1, 36000, "reserve (seconds)")
+    delay = _int(words[2], 0, 600, "delay (seconds)") if len(words) == 3 else 12
+    app.session.set_clock(reserve * 1000, delay * 1000)
+
+
 def _export(app, words):
     _need(words, 1, "export")
     app.emit("record", app.session.record())
@@ -204,5 +216,5 @@ def _hex_frame(word):
 
 
 COMMANDS = {"status": _status, "new": _new, "match": _match, "mode": _mode, "dice": _dice,
-            "roll": _roll, "choose": _choose, "cube": _cube, "condone": _condone,
+            "roll": _roll, "choose": _choose, "cube": _cube, "condone": _condone, "clock": _clock,
             "export": _export, "help": _help, "sim": _sim}

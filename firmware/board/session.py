@@ -18,6 +18,7 @@ from firmware.rules import game as gm
 from firmware.board.zonemap import ZoneMap, ZONES, zone_name
 from firmware.board.tracker import Tracker, SETTLED, ILLEGAL, MISMATCH, STATE_NAMES
 from firmware.board.journal import Journal, replay_dice_and_cube
+from firmware.board.gameclock import GameClock
 
 P0 = 0
 P1 = 1
@@ -54,6 +55,7 @@ class Session:
         self._ambiguous_at = None
         self._flagged = False
         self.turns = 0            # turns committed in this game
+        self.gclock = GameClock()  # the tournament clock (off until ``set_clock``)
         self._configure_rules()
         self.match = gm.Match(self.rules, self.match_to)
         self.game = self.match.new_game()
@@ -75,6 +77,7 @@ class Session:
             self.match_to = match_to
         self._configure_rules()
         self.match = gm.Match(self.rules, self.match_to)
+        self.gclock = GameClock(self.gclock.reserve, self.gclock.delay)   # full reserves
         self._new_game()
 
     def _new_game(self):
@@ -95,7 +98,8 @@ class Session:
                 "rules": self.rules.describe(), "match_to": self.match_to,
                 "score": list(self.match.score), "games": self.match.games,
                 "crawford": self.game.crawford, "crawford_done": self.match.state()["crawford_done"],
-                "mode": self.mode, "dice_mode": self.dice_mode, "condone": self.condone}
+                "mode": self.mode, "dice_mode": self.dice_mode, "condone": self.condone,
+                "clock": self.gclock.state()}
 
     def _save(self):
         if _COLLECT:
@@ -109,6 +113,60 @@ class Session:
         if self.tracker.state == SETTLED:
             self._save()      # otherwise written with the next commit: no flash write mid-hand
         self.emit_status()
+
+    # -- the clock --------------------------------------------------------------------------------
+    def set_clock(self, reserve_ms, delay_ms):
+        """The tournament clock: each side's reserve for the rest of the match (0: no clock) and
+        the simple delay per period; both reserves start full. Journaled."""
+        if reserve_ms < 0 or delay_ms < 0:
+            raise ValueError("clock times are >= 0")
+        self.gclock = GameClock(reserve_ms, delay_ms)
+        self.journal.append({"k": "clock", "reserve": reserve_ms, "delay": delay_ms})
+        if self.tracker.state == SETTLED:
+            self._save()      # otherwise written with the next commit: no flash write mid-hand
+        self.emit_status()
+
+    def actor(self):
+        """The side that must act now, whose clock runs (-1: nobody's)."""
+        ph = self.phase
+        if ph == gm.ROLL or ph == gm.MOVE or ph == FLAGGED or ph == gm.DOUBLET:
+            return self.side
+        if ph == gm.DOUBLED:
+            return 1 - self.side
+        return -1
+
+    def tick(self, now):
+        """Time passes: run the clock of the side that must act; its reserve running out loses
+        the match (what the opponent still needs to win it)."""
+        gc_ = self.gclock
+        if gc_.reserve <= 0:
+            return
+        was = gc_.side
+        gc_.run(self.actor(), now)
+        if gc_.side != was:
+            self.emit_status()        # whose clock runs changed: the host can show it
+        side = gc_.fallen(now)
+        if side >= 0:
+            self._time_out(side, now)
+
+    def _time_out(self, side, now):
+        game = self.game
+        self.gclock.stop(now)
+        opp = 1 - side
+        need = self.match_to - self.match.score[opp]
+        points = need if need > 0 else game.cube
+        self.verdict = None
+        self._flagged = False
+        game.time_out(side, points)
+        self.journal.append({"k": "time", "side": side, "points": points,
+                             "clock": list(self.gclock.left)})
+        self.emit("ev", {"ev": "time_out", "side": side})
+        self._game_over()
+
+    def _clock_fields(self, now):
+        gc_ = self.gclock
+        return {"left": [gc_.remaining(0, now), gc_.remaining(1, now)], "running": gc_.side,
+                "delay_left": gc_.delay_left(now), "delay": gc_.delay, "reserve": gc_.reserve}
 
     @property
     def phase(self):
@@ -273,7 +331,11 @@ class Session:
                 raise ValueError("cube action is double, take or drop")
         except gm.GameError as exc:
             raise ValueError(str(exc))
-        self.journal.append({"k": "cube", "act": act})
+        rec = {"k": "cube", "act": act}
+        if self.gclock.reserve > 0:
+            self.gclock.stop(self.clock())  # the doubler's or the doubled side's period ends
+            rec["clock"] = list(self.gclock.left)
+        self.journal.append(rec)
         self.emit("ev", {"ev": "cube", "act": act, "value": game.cube, "owner": game.cube_owner})
         if game.phase == gm.OVER:
             self._game_over()
@@ -439,8 +501,12 @@ class Session:
         del game.history[:-1]     # the journal on flash is the history; RAM keeps the last turn
         self.turns += 1
         side = hist["side"]
+        now = self.clock()
         rec = {"k": "turn", "side": side, "dice": list(hist["dice"]), "kind": hist["kind"],
-               "s": [list(st) for st in (steps or [])], "ms": self.clock() - self.t_turn}
+               "s": [list(st) for st in (steps or [])], "ms": now - self.t_turn}
+        if self.gclock.reserve > 0:
+            self.gclock.stop(now)       # the mover's period ends with the press
+            rec["clock"] = list(self.gclock.left)
         if condoned is not None:
             rec["condoned"] = condoned
             rec["pos"] = final.encode()
@@ -507,6 +573,8 @@ class Session:
             self.mode = ev.get("mode", "guide")
             self.dice_mode = ev.get("dice_mode", "auto")
             self.condone = ev.get("condone", False)
+            c = ev.get("clock") or {}
+            self.gclock = GameClock(c.get("reserve", 0), c.get("delay", 12000), c.get("left"))
             self._configure_rules()
             match = gm.Match(self.rules, self.match_to)
             match.restore({"score": ev["score"], "games": ev.get("games", 0),
@@ -525,6 +593,8 @@ class Session:
             return False
         if ev.get("k") == "turn":
             self.turns += 1
+        if isinstance(ev.get("clock"), list):       # the reserves left after a turn, cube, time
+            self.gclock.left = list(ev["clock"])
         del self.game.history[:-1]
         return True
 
@@ -555,6 +625,10 @@ class Session:
                     setattr(self, key, ev[key])
         elif k == "end":
             self.match.record(game)
+        elif k == "clock":
+            self.gclock = GameClock(ev["reserve"], ev["delay"])
+        elif k == "time":
+            game.time_out(ev["side"], ev["points"])
 
     # -- reports -------------------------------------------------------------------------------------------------
     def status(self):
@@ -568,7 +642,7 @@ class Session:
                 "mode": self.mode, "dice_mode": self.dice_mode, "condone": self.condone,
                 "game": self.match.games + (0 if game.phase == gm.OVER else 1),
                 "cube": game.cube, "board": STATE_NAMES[self.tracker.state],
-                "seal": self.journal.head}
+                "seal": self.journal.head, "clock": self._clock_fields(self.clock())}
 
     def force_position(self, pos):
         """Simulation and tests only: go on from ``pos`` (its side to roll next), not journaled

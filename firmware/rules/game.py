@@ -43,7 +43,7 @@ class Game:
         self.cube_owner = -1           # -1: centred
         self.winner = -1
         self.points = 0
-        self.result = ""               # "", "bearoff", "drop", "resign"
+        self.result = ""               # "", "bearoff", "drop", "resign", "time"
         self.opening = []              # opening throws: [(white die, black die), ...]
         self.history = []              # committed turns: dicts, see _record
 
@@ -195,6 +195,15 @@ class Game:
         if self.phase == OVER:
             raise GameError("the game is over")
         self._finish(1 - side, level * self.cube, "resign")
+
+    def time_out(self, side, points):
+        """``side``'s reserve on the clock ran out: the opponent wins ``points`` (the board gives
+        what the opponent still needs to take the match)."""
+        if self.phase == OVER:
+            raise GameError("the game is over")
+        if points < 1:
+            raise GameError("a game is won by at least 1 point")
+        self._finish(1 - side, points, "time")
 
 
 class Match:

@@ -10,14 +10,14 @@ function take(msg) {
       document.body.classList.toggle("live", msg.mode === "live");
       $("link").textContent = msg.link + (msg.link_up ? "" : " (not connected)");
       $("link").classList.toggle("down", !msg.link_up);
-      state.status = msg.status; state.leds = msg.leds; state.record = msg.record;
+      state.status = msg.status; state.statusAt = performance.now(); state.leds = msg.leds; state.record = msg.record;
       if (msg.checkers) { state.stacks = msg.checkers.stacks; state.hand = msg.checkers.hand; }
       $("log").innerHTML = "";
       msg.log.forEach(addLog);
       renderStatus(); renderLeds(); renderCheckers(); renderRecord();
       break;
     case "leds": state.leds = msg.rgb; renderLeds(); break;
-    case "status": state.status = msg; renderStatus(); break;
+    case "status": state.status = msg; state.statusAt = performance.now(); renderStatus(); break;
     case "checkers": state.stacks = msg.stacks; state.hand = msg.hand; renderCheckers(); break;
     case "record": state.record = msg; renderRecord(); break;
     case "link":

@@ -64,6 +64,10 @@ function wireControls() {
   $("mode").addEventListener("change", (e) => act({ do: "command", line: "mode " + e.target.value }));
   $("dice-mode").addEventListener("change", (e) => act({ do: "command", line: "dice " + e.target.value }));
   $("roll").addEventListener("click", () => act({ do: "command", line: `roll ${$("die-a").value} ${$("die-b").value}` }));
+  $("set-clock").addEventListener("click", () => {
+    const min = Number($("clock-min").value) || 0;
+    act({ do: "command", line: min > 0 ? `clock ${Math.round(min * 60)} 12` : "clock off" });
+  });
 }
 
 function newGame(variant) {

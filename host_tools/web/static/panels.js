@@ -21,7 +21,32 @@ function renderStatus() {
   $("mode").value = s.mode;
   $("dice-mode").value = s.dice_mode;
   $("manual-roll").hidden = s.dice_mode !== "manual";
+  renderClock();
 }
+
+// The tournament clock, counted down between status lines from the board's own figures.
+function mmss(ms) {
+  const t = Math.ceil(ms / 1000);
+  return `${Math.floor(t / 60)}:${String(t % 60).padStart(2, "0")}`;
+}
+
+function renderClock() {
+  const s = state.status;
+  const c = s && s.clock;
+  const el = $("clock-line");
+  if (!c || !c.reserve) { el.hidden = true; return; }
+  const gone = performance.now() - (state.statusAt || 0);
+  const left = c.left.slice();
+  let delay = 0;
+  if (c.running >= 0) {
+    delay = Math.max(0, c.delay_left - gone);
+    left[c.running] = Math.max(0, left[c.running] - Math.max(0, gone - c.delay_left));
+  }
+  el.hidden = false;
+  el.textContent = `clock: White ${mmss(left[0])} · Black ${mmss(left[1])}` +
+    (c.running >= 0 ? ` · ${SIDE_NAME[c.running]}'s clock runs` + (delay > 0 ? ` (delay ${Math.ceil(delay / 1000)} s)` : "") : "");
+}
+setInterval(renderClock, 250);
 
 function describe(entry) {
   const m = entry.line;
