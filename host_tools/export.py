@@ -10,6 +10,7 @@ die). Anything wrong raises ``ExportError`` with the event it is about.
 
 import json
 
+from firmware.board import fairdice
 from firmware.board.journal import GENESIS, replay_dice_and_cube, seal
 from firmware.rules import get_rules
 from firmware.rules import game as gm
@@ -128,6 +129,37 @@ def check_chain(record):
     return -1
 
 
+def check_dice(record):
+    """The fair dice (firmware/board/fairdice.py): ExportError when the revealed seed does not
+    match the commitment made before the game or an electronic throw is not the seed's; else a
+    note on what cannot be checked (None when everything was)."""
+    events = record.get("events") or []
+    commit = events[0].get("dice_commit") if events else None
+    throws = []
+    unchecked = 0
+    reveal = None
+    for n, ev in enumerate(events):
+        k = ev.get("k")
+        if k == "commit":                   # a new seed (the board lost the one before)
+            unchecked += len(throws)
+            commit = ev.get("dice_commit")
+            throws = []
+        elif k == "reveal":
+            reveal = (ev.get("seed"), n)
+        elif "i" in ev:
+            throws.append((ev["i"], ev["dice"] if "dice" in ev else [ev["die"]]))
+    if commit is None:
+        return None
+    if reveal is None:
+        return "the dice can be checked once the game is over (the seed is revealed then)"
+    why = fairdice.verify(commit, reveal[0], throws)
+    if why:
+        raise ExportError("the dice fail their commitment: " + why, reveal[1])
+    if unchecked:
+        return "%d throw(s) came from a seed the board lost: not checkable" % unchecked
+    return None
+
+
 # -- replay ---------------------------------------------------------------------------------------
 def replay_record(record):
     """Replay one record's game through the rules core. Returns a dict: ``number`` (game in the
@@ -169,7 +201,7 @@ def replay_record(record):
                 out["ended"] = True
             elif k == "time":
                 game.time_out(ev["side"], ev["points"])     # the reserve on the clock ran out
-            elif k in ("game", "set", "flag", "clock"):
+            elif k in ("game", "set", "flag", "clock", "commit", "reveal"):
                 if k == "game":
                     raise ExportError("a second game header inside one record", i)
             else:
@@ -330,6 +362,9 @@ def export(records, fmt="mat", names=NAMES, verify=True):
                     what = ("the head seal is not the last event's" if bad == len(rec["events"])
                             else "its seal does not follow from the events before it")
                     raise ExportError("the record was changed: %s" % what, bad)
+                note = check_dice(rec)
+                if note:
+                    warnings.append(where + note)
             games.append(replay_record(rec))
         except ExportError as exc:
             raise ExportError(where + exc.why, exc.event)

@@ -11,6 +11,7 @@ read). Inputs: zone-count frames (``frame_in``), buttons (``press``), host comma
 import gc
 import json
 import sys
+import binascii
 
 from firmware.rules.variants import get_rules
 from firmware.rules.position import Position
@@ -19,6 +20,7 @@ from firmware.board.zonemap import ZoneMap, ZONES, zone_name
 from firmware.board.tracker import Tracker, SETTLED, ILLEGAL, MISMATCH, STATE_NAMES
 from firmware.board.journal import Journal, replay_dice_and_cube
 from firmware.board.gameclock import GameClock
+from firmware.board import fairdice
 
 P0 = 0
 P1 = 1
@@ -29,6 +31,7 @@ _COLLECT = sys.implementation.name == "micropython"   # a host's collector is no
 SETUP = "setup"          # board phase before the opening: the start position is being set up
 FLAGGED = "flagged"      # referee: an illegal turn awaits correction or condonation
 MATCH_OVER = "match_over"
+SEED_FILE = "dice_seed"  # the fair dice's secret seed until the game ends (hex)
 
 
 class Session:
@@ -56,6 +59,9 @@ class Session:
         self._flagged = False
         self.turns = 0            # turns committed in this game
         self.gclock = GameClock()  # the tournament clock (off until ``set_clock``)
+        self.fair_seed = None     # electronic dice: this game's committed seed (fairdice)
+        self.fair_next = 0        # ... and the index of its next die
+        self._fair_i = None       # index of the dice just drawn, for their journal line
         self._configure_rules()
         self.match = gm.Match(self.rules, self.match_to)
         self.game = self.match.new_game()
@@ -86,7 +92,11 @@ class Session:
         self.setup_done = False
         self.verdict = None
         self.journal.clear()
-        self.journal.append(self._header())
+        head = self._header()
+        self.fair_seed = None
+        if self.dice_mode == "auto":
+            head["dice_commit"] = self._commit_dice()
+        self.journal.append(head)
         self._save()
         self.tracker.follow(None, self.game.pos)
         self.emit("ev", {"ev": "new_game", "variant": self.variant, "game": self.match.games + 1})
@@ -110,9 +120,57 @@ class Session:
         """Change a board setting (mode, dice_mode, condone) mid-game; journaled."""
         setattr(self, key, value)
         self.journal.append({"k": "set", key: value})
+        if key == "dice_mode" and value == "auto" and self.fair_seed is None \
+                and self.game.phase != gm.OVER:
+            self.journal.append({"k": "commit", "dice_commit": self._commit_dice()})
         if self.tracker.state == SETTLED:
             self._save()      # otherwise written with the next commit: no flash write mid-hand
         self.emit_status()
+
+    # -- fair electronic dice ------------------------------------------------------------------------
+    def _commit_dice(self):
+        """Draw a new secret seed from the hardware dice, keep it on flash (outside the record)
+        and return its commitment for the journal."""
+        seed = bytes([self.roll_die() for _ in range(fairdice.SEED_BYTES)])
+        self.journal.storage.write_atomic(SEED_FILE, binascii.hexlify(seed))
+        self.fair_seed = seed
+        self.fair_next = 0
+        return fairdice.commitment(seed)
+
+    def _auto_dice(self, n):
+        """``n`` electronic dice: the committed seed's next ones (their index goes into the
+        journal line of the throw), or the hardware dice when no seed is committed."""
+        seed = self.fair_seed
+        if seed is None:
+            return [self.roll_die() for _ in range(n)]
+        i = self.fair_next
+        self.fair_next = i + n
+        self._fair_i = i
+        return fairdice.dice(seed, i, n)
+
+    def _throw(self, rec):
+        """Journal a throw, with the index of its dice in the seed when they are the seed's."""
+        if self._fair_i is not None:
+            rec["i"] = self._fair_i
+            self._fair_i = None
+        self.journal.append(rec)
+
+    def _reveal_dice(self):
+        if self.fair_seed is not None:
+            self.journal.append({"k": "reveal", "seed": binascii.hexlify(self.fair_seed).decode()})
+            self.fair_seed = None
+            self.journal.storage.remove(SEED_FILE)
+
+    def _load_seed(self, commit):
+        """After a power cut: the committed seed back from flash (None if lost or altered)."""
+        data = self.journal.storage.read(SEED_FILE)
+        try:
+            seed = binascii.unhexlify(bytes(data)) if data else None
+        except ValueError:
+            seed = None
+        if seed is not None and fairdice.commitment(seed) == commit:
+            return seed
+        return None
 
     # -- the clock --------------------------------------------------------------------------------
     def set_clock(self, reserve_ms, delay_ms):
@@ -255,10 +313,15 @@ class Session:
         game = self.game
         if ph == gm.OPENING:
             if who != MENU and self.dice_mode == "auto":
-                self._opening(self.roll_die(), self.roll_die())
+                if self.rules.opening == "parity":
+                    self._opening(self._auto_dice(1)[0], 0)
+                else:
+                    d = self._auto_dice(2)
+                    self._opening(d[0], d[1])
         elif ph == gm.ROLL:
             if who == self.side and self.dice_mode == "auto":
-                self._roll(self.roll_die(), self.roll_die())
+                d = self._auto_dice(2)
+                self._roll(d[0], d[1])
             elif who == MENU and game.can_double(self.side):
                 self._cube_button("double")
         elif ph == gm.DOUBLED:
@@ -348,11 +411,11 @@ class Session:
         game = self.game
         if self.rules.opening == "parity":
             starter = game.opening_parity(0, True, a)
-            self.journal.append({"k": "parity", "die": a})
+            self._throw({"k": "parity", "die": a})
             self.emit("ev", {"ev": "opening", "dice": [a], "starter": starter})
         else:
             starter = game.opening_roll(a, b)
-            self.journal.append({"k": "open", "dice": [a, b]})
+            self._throw({"k": "open", "dice": [a, b]})
             self.emit("ev", {"ev": "opening", "dice": [a, b],
                              "starter": -1 if starter is None else starter})
         if game.phase == gm.MOVE:
@@ -362,7 +425,7 @@ class Session:
             self._after_change()
 
     def _roll(self, a, b):
-        self.journal.append({"k": "roll", "dice": [a, b]})
+        self._throw({"k": "roll", "dice": [a, b]})
         self.game.roll(a, b)
         self._turn_started()
 
@@ -388,7 +451,8 @@ class Session:
         self.tracker.follow(game.turn, None if game.turn is not None else game.pos)
         if ph == gm.ROLL:
             if self.dice_mode == "auto" and not game.can_double(self.side):
-                self._roll(self.roll_die(), self.roll_die())
+                d = self._auto_dice(2)
+                self._roll(d[0], d[1])
                 return
             self.emit("ev", {"ev": "await_roll", "side": self.side, "can_double": game.can_double(self.side)})
         elif ph == gm.OPENING:
@@ -529,6 +593,7 @@ class Session:
         self.match.record(game)
         self.journal.append({"k": "end", "winner": game.winner, "points": game.points,
                              "how": game.result, "score": list(self.match.score)})
+        self._reveal_dice()
         self._save()
         self.tracker.follow(None, game.pos)
         self.emit("ev", {"ev": "game_over", "winner": game.winner, "points": game.points,
@@ -546,6 +611,7 @@ class Session:
             self.journal.clear()
             return False
         game = self.game
+        self._resume_dice()
         self.setup_done = bool(game.opening) or self.turns > 0 or game.phase != gm.OPENING
         self.tracker.follow(game.turn, None if game.turn is not None else game.pos)
         self.t_turn = self.clock()
@@ -560,6 +626,21 @@ class Session:
             else:
                 self.emit_status()
         return True
+
+    def _resume_dice(self):
+        """The committed seed back from flash; if it is lost (or altered), the dice from here on
+        come from a new seed, committed now (the record shows it)."""
+        commit = self._commit_want
+        self.fair_seed = None
+        if commit is None or self.game.phase == gm.OVER:
+            return
+        self.fair_seed = self._load_seed(commit)
+        if self.fair_seed is None and self.dice_mode == "auto":
+            self.journal.append({"k": "commit", "dice_commit": self._commit_dice(),
+                                 "why": "the committed seed was lost"})
+            self._save()
+
+    _commit_want = None
 
     def _restore_event(self, ev):
         """One journal event on the way back (streamed: a long game needs no list of events);
@@ -585,6 +666,8 @@ class Session:
             self.turns = 0
             self.setup_done = False
             self.verdict = None
+            self._commit_want = ev.get("dice_commit")
+            self.fair_next = 0
             self._restored = True
             return True
         try:
@@ -595,6 +678,16 @@ class Session:
             self.turns += 1
         if isinstance(ev.get("clock"), list):       # the reserves left after a turn, cube, time
             self.gclock.left = list(ev["clock"])
+        k = ev.get("k")
+        if "i" in ev:                                # dice of the committed seed
+            n = ev["i"] + (len(ev["dice"]) if "dice" in ev else 1)
+            if n > self.fair_next:
+                self.fair_next = n
+        elif k == "commit":
+            self._commit_want = ev["dice_commit"]
+            self.fair_next = 0
+        elif k == "reveal":
+            self._commit_want = None
         del self.game.history[:-1]
         return True
 

@@ -1,0 +1,173 @@
+"""Provably fair electronic dice: the commitment before the game, the dice from the seed, the
+reveal at the end, and the checks a record's reader makes."""
+
+import hashlib
+import json
+import random
+
+import pytest
+
+from firmware.board import fairdice
+from host_tools.export import ExportError, check_dice, export
+from host_tools.soakboard import VirtualBoard
+
+CHI2_5DOF_P001 = 20.52
+
+
+def reference_die(seed, i):
+    """The module docstring's rule, written again: the first 3-bit group below 6 of
+    sha256(TAG + seed + i as 4 bytes big endian), reading each byte's bits 7..5 then 4..2."""
+    digest = hashlib.sha256(b"nardy-dice/1" + seed + i.to_bytes(4, "big")).digest()
+    for b in digest:
+        for v in (b >> 5, (b >> 2) & 7):
+            if v < 6:
+                return v + 1
+    raise AssertionError("unreachable")
+
+
+def test_dice_follow_the_written_rule_and_are_fair():
+    seed = bytes(range(50))
+    values = fairdice.dice(seed, 0, 60000)
+    assert values[:2000] == [reference_die(seed, i) for i in range(2000)]
+    counts = [values.count(v) for v in range(1, 7)]
+    e = len(values) / 6
+    assert sum((c - e) ** 2 / e for c in counts) < CHI2_5DOF_P001, counts
+
+
+def test_a_rejected_group_is_skipped_never_folded():
+    # find dice whose first group is 6 or 7: a modulo would give 1 or 2 from it; rejection reads on
+    seed = b"\x01" * 50
+    seen = 0
+    for i in range(400):
+        first = hashlib.sha256(b"nardy-dice/1" + seed + i.to_bytes(4, "big")).digest()[0] >> 5
+        if first >= 6:
+            seen += 1
+            assert fairdice.die(seed, i) == reference_die(seed, i)
+    assert seen > 50
+
+
+def test_verify_accepts_the_true_seed_and_names_what_is_wrong():
+    seed = bytes(random.Random(5).randrange(256) for _ in range(50))
+    commit = fairdice.commitment(seed)
+    throws = [(0, fairdice.dice(seed, 0, 2)), (2, fairdice.dice(seed, 2, 2))]
+    assert fairdice.verify(commit, seed.hex(), throws) is None
+    assert "commitment" in fairdice.verify(commit, (b"\x00" + seed[1:]).hex(), throws)
+    bad = [(0, throws[0][1]), (2, [7 - throws[1][1][0], throws[1][1][1]])]
+    assert "not the seed's" in fairdice.verify(commit, seed.hex(), bad)
+    assert "hex" in fairdice.verify(commit, "zz", throws)
+
+
+@pytest.fixture
+def vb(tmp_path):
+    board = VirtualBoard("backgammon", flash_dir=str(tmp_path))
+    board.setup()
+    yield board
+    board.close()
+
+
+def events(vb):
+    return [json.loads(t) for t, _ in vb.session.journal.rows()]
+
+
+def open_game(vb):
+    """Throw the opening (again after a tie) until a side starts."""
+    for _ in range(20):
+        vb.press("p0")
+        if vb.session.phase == "move":
+            return
+    raise AssertionError("twenty tied opening throws")
+
+
+def play_first_legal(vb):
+    """The side to move plays the rules core's first legal play with its hands and presses."""
+    s = vb.session
+    side = s.side
+    for src, dst, die, hit in s.game.turn.plays()[0]:
+        vb.move(s.zmap.zone(side, src), s.zmap.zone(side, dst))
+    vb.press("p%d" % side)
+
+
+def finish_by_the_cube(vb):
+    s = vb.session
+    assert s.phase == "roll"
+    assert vb.cmd("cube double")["t"] == "ok"
+    assert vb.cmd("cube drop")["t"] == "ok"
+    assert s.phase in ("over", "match_over")
+
+
+def test_a_game_commits_its_dice_first_and_reveals_them_at_the_end(vb):
+    head = events(vb)[0]
+    assert len(head["dice_commit"]) == 64
+    seed = vb.session.fair_seed
+    assert fairdice.commitment(seed) == head["dice_commit"]
+    assert "dice_seed" in vb.session.journal.storage.names()
+    open_game(vb)
+    opening = [e for e in events(vb) if e["k"] == "open"]
+    assert opening[0]["i"] == 0 and opening[-1]["dice"] == fairdice.dice(seed, opening[-1]["i"], 2)
+    play_first_legal(vb)
+    finish_by_the_cube(vb)
+    evs = events(vb)
+    assert [e["k"] for e in evs[-2:]] == ["end", "reveal"]
+    assert evs[-1]["seed"] == seed.hex() and "seed" not in json.dumps(evs[:-1])
+    assert "dice_seed" not in vb.session.journal.storage.names()     # revealed: gone from flash
+    rec = json.loads(json.dumps(vb.session.record()))
+    assert check_dice(rec) is None
+    text, warnings = export([rec], "mat")
+    assert "Wins" in text and warnings == []
+
+
+def test_a_record_whose_dice_are_not_the_seeds_is_refused(vb):
+    open_game(vb)
+    play_first_legal(vb)
+    finish_by_the_cube(vb)
+    rec = json.loads(json.dumps(vb.session.record()))
+    roll = [e for e in rec["events"] if e["k"] in ("open", "roll")][-1]
+    roll["dice"] = [7 - roll["dice"][0], roll["dice"][1]]
+    with pytest.raises(ExportError, match="not the seed's"):
+        check_dice(rec)
+    rec = json.loads(json.dumps(vb.session.record()))
+    rec["events"][-1]["seed"] = "00" * 50
+    with pytest.raises(ExportError, match="commitment"):
+        check_dice(rec)
+
+
+def test_the_seed_survives_a_power_cut_and_the_dice_go_on(vb):
+    open_game(vb)
+    seed = vb.session.fair_seed
+    vb.power_cut()
+    assert vb.session.fair_seed == seed
+    play_first_legal(vb)
+    vb.power_cut()
+    assert vb.session.fair_seed == seed
+    finish_by_the_cube(vb)
+    rec = json.loads(json.dumps(vb.session.record()))
+    idx = [e["i"] for e in rec["events"] if "i" in e]
+    assert idx == sorted(idx) and len(set(idx)) == len(idx)        # no die used twice
+    assert check_dice(rec) is None
+
+
+def test_a_lost_seed_is_replaced_by_a_new_commitment_on_record(vb):
+    open_game(vb)
+    vb.session.journal.storage.remove("dice_seed")
+    vb.power_cut()
+    evs = events(vb)
+    assert evs[-1]["k"] == "commit" and "lost" in evs[-1]["why"]
+    play_first_legal(vb)
+    finish_by_the_cube(vb)
+    rec = json.loads(json.dumps(vb.session.record()))
+    note = check_dice(rec)
+    assert note and "not checkable" in note
+
+
+def test_manual_dice_commit_nothing_and_switching_to_electronic_commits_then(tmp_path):
+    board = VirtualBoard("backgammon", flash_dir=str(tmp_path))
+    try:
+        assert board.cmd("dice manual")["t"] == "ok"
+        assert board.cmd("new backgammon")["t"] == "ok"
+        board.setup()
+        assert "dice_commit" not in events(board)[0] and board.session.fair_seed is None
+        board.cmd("roll 5 2")
+        board.cmd("dice auto")
+        assert events(board)[-1]["k"] == "commit" and board.session.fair_seed is not None
+    finally:
+        board.close()
