@@ -267,9 +267,14 @@ def test_a_whole_short_game_is_played_through_the_page(board_page):
     turns = [e for e in record["events"] if e["k"] == "turn"]
     assert len(turns) >= 14          # a short-nardy game needs at least 7 rolls a side
     page.wait_for_function("nardy.state.record.events.some(e => e.k === 'end')")
+    page.wait_for_function("nardy.state.record.events.some(e => e.k === 'reveal')")
     listed = page.locator("#record li").all_text_contents()
     assert any(" wins " in text for text in listed)
     assert len(listed) >= len(turns)
+    assert listed[0].startswith("dice committed before the game: ")
+    assert any(text.startswith("dice seed revealed: ") for text in listed)
+    from host_tools.export import check_dice
+    assert check_dice(page.evaluate("nardy.state.record")) is None    # every throw the seed's
     os.makedirs(ARTIFACTS, exist_ok=True)
     page.screenshot(path=os.path.join(ARTIFACTS, "virtual-board-game-over.png"))
 

@@ -84,6 +84,11 @@ function renderRecord() {
     else if (ev.k === "choose") text = `doublet chosen: ${ev.value}`;
     else if (ev.k === "cube") text = `cube: ${ev.act}`;
     else if (ev.k === "end") text = `${SIDE_NAME[ev.winner]} wins ${ev.points} (${ev.how}); score ${ev.score.join("–")}`;
+    else if (ev.k === "game" && ev.dice_commit) text = `dice committed before the game: ${ev.dice_commit.slice(0, 16)}…`;
+    else if (ev.k === "commit") text = `new dice seed committed: ${ev.dice_commit.slice(0, 16)}…` + (ev.why ? ` (${ev.why})` : "");
+    else if (ev.k === "reveal") text = `dice seed revealed: ${ev.seed.slice(0, 16)}… (python -m host_tools export checks every throw)`;
+    else if (ev.k === "clock") text = ev.reserve ? `clock: ${ev.reserve / 60000} min each, ${ev.delay / 1000} s delay` : "clock off";
+    else if (ev.k === "time") text = `${SIDE_NAME[ev.side]}'s time ran out`;
     if (text) {
       const li = document.createElement("li");
       li.textContent = text;
