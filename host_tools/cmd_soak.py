@@ -74,13 +74,14 @@ def main(argv):
         for v in variants:
             d = per[v]
             print("%-10s games %d turns %d desyncs %d rejected-legal %d accepted-illegal %d "
-                  "lost-turns %d (power cuts %d, illegal tries %d, mismatches shown %d, "
-                  "sensor-blind plays %d)" % (
+                  "lost-turns %d bad-records %d (power cuts %d, illegal tries %d, mismatches "
+                  "shown %d, sensor-blind plays %d, fair-dice games %d)" % (
                       v, d["games"], d["turns"], d["desyncs"], d["rejected_legal"],
-                      d["accepted_illegal"], d["lost_turns"], d["power_cuts"], d["illegal_tries"],
-                      d["mismatches"], d["sensor_blind"]))
+                      d["accepted_illegal"], d["lost_turns"], d["bad_records"], d["power_cuts"],
+                      d["illegal_tries"], d["mismatches"], d["sensor_blind"],
+                      d["fair_dice_games"]))
         print("total: games %d turns %d desyncs %d rejected legal moves %d accepted illegal moves %d "
-              "lost turns %d in %.1f s" % (out["games"], out["turns"], out["desyncs"],
-                                           out["rejected_legal"], out["accepted_illegal"],
-                                           out["lost_turns"], out["seconds"]))
+              "lost turns %d bad records %d in %.1f s" % (
+                  out["games"], out["turns"], out["desyncs"], out["rejected_legal"],
+                  out["accepted_illegal"], out["lost_turns"], out["bad_records"], out["seconds"]))
     return 1 if total.failures() else 0

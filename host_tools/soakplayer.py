@@ -15,7 +15,8 @@ NOISE = {"none": 0.0, "low": 0.05, "high": 0.2}
 
 class Counters:
     FIELDS = ("games", "turns", "desyncs", "rejected_legal", "accepted_illegal", "lost_turns",
-              "power_cuts", "illegal_tries", "mismatches", "sensor_blind")
+              "bad_records", "power_cuts", "illegal_tries", "mismatches", "sensor_blind",
+              "fair_dice_games")
 
     def __init__(self):
         for f in self.FIELDS:
@@ -29,7 +30,8 @@ class Counters:
         return {f: getattr(self, f) for f in self.FIELDS}
 
     def failures(self):
-        return self.desyncs + self.rejected_legal + self.accepted_illegal + self.lost_turns
+        return (self.desyncs + self.rejected_legal + self.accepted_illegal + self.lost_turns
+                + self.bad_records)
 
 
 class Player:
@@ -74,13 +76,37 @@ class Player:
     def roll(self):
         return self.rng.randint(1, 6), self.rng.randint(1, 6)
 
+    def check_record(self, auto):
+        """The finished game's record, as ``export`` reads it: an unbroken hash chain, a replay
+        through the rules, and with electronic dice every throw the committed seed's."""
+        import json
+        from host_tools.export import ExportError, check_chain, check_dice, replay_record
+        rec = json.loads(json.dumps(self.vb.session.record()))
+        try:
+            if check_chain(rec) >= 0:
+                raise ExportError("the hash chain is broken")
+            note = check_dice(rec)
+            if note:
+                raise ExportError(note)
+            if auto:
+                if not any(e.get("k") == "reveal" for e in rec["events"]):
+                    raise ExportError("electronic dice, but no seed revealed")
+                self.c.fair_dice_games += 1
+            if replay_record(rec)["winner"] < 0:
+                raise ExportError("the game does not end in its replay")
+        except ExportError as exc:
+            self.c.bad_records += 1
+            self.note("bad record:", exc)
+
     # -- a match -------------------------------------------------------------------------------
     def play_match(self, variant, match_to=1, max_plies=600):
         vb = self.vb
+        # half the matches throw the board's own (fair, committed) dice, half have them entered
+        auto = self.rng.random() < 0.5
+        vb.cmd("dice auto" if auto else "dice manual")
         vb.cmd("new %s" % variant)
         if match_to != 1:
             vb.cmd("match %d" % match_to)
-        vb.cmd("dice manual")
         self.commits = 0
         vb.setup()
         plies = 0
@@ -89,9 +115,11 @@ class Player:
             ph = s.phase
             if ph == "match_over":
                 self.c.games += 1
+                self.check_record(auto)
                 return True
             if ph == "over":
                 self.c.games += 1
+                self.check_record(auto)
                 self.commits = 0
                 vb.guarded(vb.press, "p0")
                 vb.setup()
@@ -102,10 +130,11 @@ class Player:
                     self.c.desyncs += 1
                     self.note("setup never matched")
                     return False
-            elif ph == "opening":
-                a, b = self.roll()
-                vb.guarded(vb.cmd, "roll %d %d" % (a, b))
-            elif ph == "roll":
+            elif ph == "opening" and auto:
+                vb.guarded(vb.press, "p0")
+            elif ph == "roll" and auto:
+                vb.guarded(vb.press, s.side)            # the cube may be turned first: roll
+            elif ph == "opening" or ph == "roll":
                 a, b = self.roll()
                 vb.guarded(vb.cmd, "roll %d %d" % (a, b))
             elif ph == "doublet":

@@ -156,10 +156,12 @@ class Session:
         self.journal.append(rec)
 
     def _reveal_dice(self):
-        if self.fair_seed is not None:
-            self.journal.append({"k": "reveal", "seed": binascii.hexlify(self.fair_seed).decode()})
-            self.fair_seed = None
-            self.journal.storage.remove(SEED_FILE)
+        """Journal the seed in the clear (the game is over); True when there was one."""
+        if self.fair_seed is None:
+            return False
+        self.journal.append({"k": "reveal", "seed": binascii.hexlify(self.fair_seed).decode()})
+        self.fair_seed = None
+        return True
 
     def _load_seed(self, commit):
         """After a power cut: the committed seed back from flash (None if lost or altered)."""
@@ -593,8 +595,10 @@ class Session:
         self.match.record(game)
         self.journal.append({"k": "end", "winner": game.winner, "points": game.points,
                              "how": game.result, "score": list(self.match.score)})
-        self._reveal_dice()
+        revealed = self._reveal_dice()
         self._save()
+        if revealed:          # only once the reveal is on flash: a cut before keeps the seed
+            self.journal.storage.remove(SEED_FILE)
         self.tracker.follow(None, game.pos)
         self.emit("ev", {"ev": "game_over", "winner": game.winner, "points": game.points,
                          "how": game.result, "score": list(self.match.score),
