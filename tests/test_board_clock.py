@@ -153,3 +153,26 @@ def test_clock_off(vb):
     vb.cmd("roll 5 1")
     vb.wait(200000)
     assert clock(vb)["reserve"] == 0 and vb.session.phase == "move"
+
+
+def test_a_low_reserve_blinks_the_turn_light_of_its_side(vb):
+    assert vb.cmd("match 3")["t"] == "ok"
+    vb.setup()
+    vb.cmd("clock 40 12")
+    vb.cmd("roll 2 6")                               # Black to move
+    led = vb.hw.config.turn_led[1]
+
+    def lights(ms):
+        seen = set()
+        for _ in range(ms // 100):
+            vb.wait(100)
+            f = vb.world.led_frame()
+            seen.add(bytes(f[3 * led:3 * led + 3]))
+        return seen
+
+    assert len(lights(20000)) == 1                   # delay, then 8 s of a full reserve: steady
+    vb.wait(12000)                                   # 20 s left: under 30 s, it blinks
+    assert len(lights(1000)) == 2
+    vb.wait(9000)                                    # under 10 s: it blinks fast
+    fast = lights(400)
+    assert len(fast) == 2 and vb.session.phase == "move"

@@ -16,8 +16,13 @@ DIE_USED = 0x202020
 TURN = (0xFFFFFF, 0x8000FF)
 WIN = 0xFFD000
 
+CLOCK_LOW = 0xFF2000   # the turn light of a side whose reserve runs low
+
 FLASH_MS = 125         # illegal placement: 4 Hz
 BLINK_MS = 400         # differences: slow blink
+CLOCK_FAST_MS = 125    # under CLOCK_LAST_MS of reserve the turn light blinks fast
+CLOCK_LOW_MS = 30000   # reserve left when the running side's turn light starts to blink
+CLOCK_LAST_MS = 10000
 
 
 class LedView:
@@ -74,7 +79,24 @@ class LedView:
                     leds.die(1, p - 6 if p < 12 else 6, WIN)
         else:
             leds.turn(game.pos.turn, TURN[game.pos.turn])
+        low = self.clock_low(session, now)
+        if low:                          # a reserve running low: its side's turn light blinks
+            period = CLOCK_FAST_MS if low == 2 else BLINK_MS
+            leds.turn(session.gclock.side, CLOCK_LOW if (now // period) & 1 == 0 else OFF)
         return leds.write()
+
+    @staticmethod
+    def clock_low(session, now):
+        """0, or 1 when the running side's reserve is under CLOCK_LOW_MS (its delay spent), 2
+        under CLOCK_LAST_MS."""
+        c = session.gclock
+        side = c.side
+        if side < 0 or c.reserve <= 0 or c.delay_left(now):
+            return 0
+        left = c.remaining(side, now)
+        if left < CLOCK_LAST_MS:
+            return 2
+        return 1 if left < CLOCK_LOW_MS else 0
 
     def _bits(self, bits, rgb):
         if not bits:
