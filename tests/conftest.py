@@ -13,3 +13,21 @@ def fake_board(tmp_path):
     board = FakeBoard(str(root), heap="1M").start()
     yield board
     board.stop()
+
+
+@pytest.fixture
+def manual_board():
+    """``manual_board(variant)``: the whole firmware on a virtual board (host_tools/soakboard.py)
+    with dice entered by hand and the checkers set out; closed after the test."""
+    from host_tools.soakboard import VirtualBoard
+    boards = []
+
+    def make(variant):
+        board = VirtualBoard(variant)
+        boards.append(board)
+        assert board.cmd("dice manual")["t"] == "ok"
+        board.setup()
+        return board
+    yield make
+    for board in boards:
+        board.close()

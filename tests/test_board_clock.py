@@ -5,7 +5,6 @@ import json
 import pytest
 
 from firmware.board.gameclock import GameClock
-from host_tools.soakboard import VirtualBoard
 
 
 # (what happens, at ms) -> remaining reserves; reserve 60 s, delay 12 s
@@ -44,12 +43,8 @@ def test_no_clock_never_runs():
 
 
 @pytest.fixture
-def vb():
-    board = VirtualBoard("backgammon")
-    assert board.cmd("dice manual")["t"] == "ok"
-    board.setup()
-    yield board
-    board.close()
+def vb(manual_board):
+    return manual_board("backgammon")
 
 
 def clock(vb):

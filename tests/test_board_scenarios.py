@@ -17,12 +17,8 @@ def bit(z):
 
 
 @pytest.fixture
-def vb():
-    board = VirtualBoard("short")
-    assert board.cmd("dice manual")["t"] == "ok"
-    board.setup()
-    yield board
-    board.close()
+def vb(manual_board):
+    return manual_board("short")
 
 
 def start(vb, a, b):
