@@ -99,6 +99,7 @@ class App:
         tr = self.session.tracker
         animated = tr.flash or tr.ambiguous or tr.state == MISMATCH \
             or not self.session.setup_done or self.session.verdict is not None \
+            or self.session.resign_offer is not None \
             or LedView.clock_low(self.session, now)
         phase = (now // 125) if animated else -1
         if not force and phase == self._phase:

@@ -201,6 +201,8 @@ def replay_record(record):
                 out["ended"] = True
             elif k == "time":
                 game.time_out(ev["side"], ev["points"])     # the reserve on the clock ran out
+            elif k == "resign":
+                game.resign(ev["side"], ev["level"])
             elif k in ("game", "set", "flag", "clock", "commit", "reveal"):
                 if k == "game":
                     raise ExportError("a second game header inside one record", i)

@@ -57,7 +57,13 @@ class LedView:
                     self._bits(tr.flash, WRONG)
         game = session.game
         turn = game.turn
-        if turn is not None and phase != "flagged":
+        if phase == "resign":             # the points on offer blink on the dice
+            if (now // BLINK_MS) & 1 == 0:
+                p = session.resign_offer[1] * game.cube
+                leds.die(0, p if p < 6 else 6, WIN)
+                if p > 6:
+                    leds.die(1, p - 6 if p < 12 else 6, WIN)
+        elif turn is not None and phase != "flagged":
             d1, d2 = game.dice
             rest = turn.dice_left()
             if d1 == d2:

@@ -9,7 +9,7 @@ from firmware.board.zonemap import parse_zone
 
 HELP = ("status | new <variant> [key=value ...] | match <n> | mode guide|referee | "
         "dice auto|manual | roll <a> <b> | choose <v> | cube double|take|drop | condone on|off | "
-        "clock <reserve s> [delay s] | clock off | "
+        "clock <reserve s> [delay s] | clock off | resign [1|2|3] | resign accept|refuse | "
         "export | help | sim lift <zone> | sim place <zone> [side] | sim press p0|p1|menu [ms] | "
         "sim frame <hex> | sim setup | sim position <hex> | sim wait <ms> | sim leds on|off | "
         "sim power_cut")
@@ -134,6 +134,16 @@ def _clock(app, words):
     app.session.set_clock(reserve * 1000, delay * 1000)
 
 
+def _resign(app, words):
+    if len(words) > 2:
+        raise CommandError("usage: resign [1|2|3] | resign accept|refuse")
+    arg = words[1] if len(words) == 2 else "1"
+    if arg in ("accept", "refuse"):
+        app.session.answer_resign(arg == "accept")
+    else:
+        app.session.offer_resign(_int(arg, 1, 3, "resignation level"))
+
+
 def _export(app, words):
     _need(words, 1, "export")
     app.emit("record", app.session.record())
@@ -217,4 +227,5 @@ def _hex_frame(word):
 
 COMMANDS = {"status": _status, "new": _new, "match": _match, "mode": _mode, "dice": _dice,
             "roll": _roll, "choose": _choose, "cube": _cube, "condone": _condone, "clock": _clock,
+            "resign": _resign,
             "export": _export, "help": _help, "sim": _sim}

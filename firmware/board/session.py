@@ -30,6 +30,7 @@ _COLLECT = sys.implementation.name == "micropython"   # a host's collector is no
 
 SETUP = "setup"          # board phase before the opening: the start position is being set up
 FLAGGED = "flagged"      # referee: an illegal turn awaits correction or condonation
+RESIGN = "resign"        # a resignation is offered: the opponent accepts or refuses it
 MATCH_OVER = "match_over"
 SEED_FILE = "dice_seed"  # the fair dice's secret seed until the game ends (hex)
 
@@ -62,6 +63,7 @@ class Session:
         self.fair_seed = None     # electronic dice: this game's committed seed (fairdice)
         self.fair_next = 0        # ... and the index of its next die
         self._fair_i = None       # index of the dice just drawn, for their journal line
+        self.resign_offer = None  # (side, level) while a resignation awaits its answer
         self._configure_rules()
         self.match = gm.Match(self.rules, self.match_to)
         self.game = self.match.new_game()
@@ -69,6 +71,9 @@ class Session:
 
     # -- rules and games --------------------------------------------------------------------------
     def _configure_rules(self):
+        self.tracker = self.zmap = None    # the old ones go before the new ones are built
+        if _COLLECT:
+            gc.collect()
         self.rules = get_rules(self.variant, **self.options)
         self.zmap = ZoneMap(self.rules)
         self.tracker = Tracker(self.zmap, self.capacity)
@@ -191,7 +196,7 @@ class Session:
         ph = self.phase
         if ph == gm.ROLL or ph == gm.MOVE or ph == FLAGGED or ph == gm.DOUBLET:
             return self.side
-        if ph == gm.DOUBLED:
+        if ph == gm.DOUBLED or ph == RESIGN:
             return 1 - self.side
         return -1
 
@@ -236,6 +241,8 @@ class Session:
             return SETUP
         if self.verdict is not None:
             return FLAGGED
+        if self.resign_offer is not None:
+            return RESIGN
         return self.game.phase
 
     @property
@@ -313,7 +320,14 @@ class Session:
         """A button: P0/P1 (the players) or MENU; ``long`` for a long press."""
         ph = self.phase
         game = self.game
-        if ph == gm.OPENING:
+        if long and who == self.side and (ph == gm.ROLL or ph == gm.MOVE):
+            self._resign_button()          # a long press of one's own button: resign a single
+        elif ph == RESIGN:
+            if who == MENU or who == self.resign_offer[0]:
+                self.answer_resign(False)  # withdrawn by its side, or refused (MENU)
+            else:
+                self.answer_resign(True)   # the opponent's button accepts
+        elif ph == gm.OPENING:
             if who != MENU and self.dice_mode == "auto":
                 if self.rules.opening == "parity":
                     self._opening(self._auto_dice(1)[0], 0)
@@ -348,6 +362,39 @@ class Session:
         elif ph == MATCH_OVER:
             if who == MENU and long:
                 self.new_match()
+
+    def _resign_button(self):
+        try:
+            self.offer_resign(1)
+        except ValueError as exc:
+            self.emit("ev", {"ev": "refused", "what": "resign", "reason": str(exc)})
+
+    def offer_resign(self, level=1):
+        """The side to move offers to resign a single (1), gammon (2) or backgammon (3) game;
+        its opponent accepts (its button, ``resign accept``) or refuses (MENU)."""
+        if self.phase not in (gm.ROLL, gm.MOVE):
+            raise ValueError("a resignation is offered on one's own turn (to roll or to move)")
+        if level not in (1, 2, 3):
+            raise ValueError("resign 1 (single), 2 (gammon) or 3 (backgammon)")
+        self.resign_offer = (self.side, level)
+        self.emit("ev", {"ev": "resign_offer", "side": self.side, "level": level,
+                         "points": level * self.game.cube})
+        self.emit_status()
+
+    def answer_resign(self, accept):
+        """Accept (the game ends, journaled) or refuse the resignation on offer."""
+        if self.resign_offer is None:
+            raise ValueError("no resignation is offered")
+        side, level = self.resign_offer
+        self.resign_offer = None
+        self.emit("ev", {"ev": "resign", "side": side, "level": level, "accepted": accept})
+        if not accept:
+            self.emit_status()
+            return
+        self.game.resign(side, level)
+        self.verdict = None
+        self.journal.append({"k": "resign", "side": side, "level": level})
+        self._game_over()
 
     def _cube_button(self, act):
         try:
@@ -724,6 +771,8 @@ class Session:
             self.match.record(game)
         elif k == "clock":
             self.gclock = GameClock(ev["reserve"], ev["delay"])
+        elif k == "resign":
+            game.resign(ev["side"], ev["level"])
         elif k == "time":
             game.time_out(ev["side"], ev["points"])
 

@@ -194,6 +194,7 @@ class Game:
         """``side`` resigns a single (1), gammon (2) or backgammon (3) game."""
         if self.phase == OVER:
             raise GameError("the game is over")
+        self.turn = None                   # a turn in progress ends unplayed
         self._finish(1 - side, level * self.cube, "resign")
 
     def time_out(self, side, points):
@@ -203,6 +204,7 @@ class Game:
             raise GameError("the game is over")
         if points < 1:
             raise GameError("a game is won by at least 1 point")
+        self.turn = None
         self._finish(1 - side, points, "time")
 
 

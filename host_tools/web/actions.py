@@ -4,7 +4,7 @@ from firmware.board.zonemap import zone_name
 
 # what the page may ask a board to do, besides the simulated hands (`sim ...`)
 PAGE_COMMANDS = ("status", "new", "match", "mode", "dice", "roll", "choose", "cube", "condone",
-                 "clock", "export", "help")
+                 "clock", "resign", "export", "help")
 BUTTONS = ("p0", "p1", "menu")
 PRESS_MS = 200          # a finger's press (the page measures real ones)
 
