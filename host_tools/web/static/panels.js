@@ -14,6 +14,7 @@ function renderStatus() {
   else if (s.phase === "doublet") line += ` · ${who}: choose the doublet (Menu changes it, your button confirms)`;
   else if (s.phase === "doubled") line += ` · ${SIDE_NAME[1 - s.turn]}: take (your button) or drop (Menu)`;
   else if (s.phase === "flagged") line += ` · ${who}'s turn is illegal: correct it`;
+  else if (s.phase === "resign") line += ` · ${who} offers to resign: ${SIDE_NAME[1 - s.turn]} accepts (button) or refuses (Menu)`;
   else if (s.phase === "over") line += " · press a player's button for the next game";
   $("status-line").textContent = line;
   $("score-line").textContent = `score ${s.score[0]}–${s.score[1]}` + (s.match_to > 1 ? ` (match to ${s.match_to})` : "") + ` · game ${s.game} · ${s.mode}, dice ${s.dice_mode}`;
@@ -89,6 +90,7 @@ function renderRecord() {
     else if (ev.k === "reveal") text = `dice seed revealed: ${ev.seed.slice(0, 16)}… (python -m host_tools export checks every throw)`;
     else if (ev.k === "clock") text = ev.reserve ? `clock: ${ev.reserve / 60000} min each, ${ev.delay / 1000} s delay` : "clock off";
     else if (ev.k === "time") text = `${SIDE_NAME[ev.side]}'s time ran out`;
+    else if (ev.k === "resign") text = `${SIDE_NAME[ev.side]} resigns ${["", "a single", "a gammon", "a backgammon"][ev.level]}`;
     if (text) {
       const li = document.createElement("li");
       li.textContent = text;
