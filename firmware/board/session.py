@@ -2,9 +2,10 @@
 
 A ``Session`` wraps the rules core's ``Match``/``Game`` with what the physical board adds: the
 setup check, the tracker that follows the hands, the players' buttons, guide or referee mode,
-electronic or manual dice, and the journal that makes every committed turn survive a power cut
-(replayed through a fresh ``Game`` on resume, so a journal is re-checked by the rules as it is
-read). Inputs: zone-count frames (``frame_in``), buttons (``press``), host commands; output:
+electronic dice (committed before the game, ``fairdice``) or manual dice, resignations, the
+tournament clock (``gameclock``), and the journal that makes every committed turn survive a
+power cut (replayed through a fresh ``Game`` on resume, so a journal is re-checked by the rules
+as it is read). Inputs: zone-count frames (``frame_in``), buttons (``press``), host commands; output:
 ``emit(kind, fields)``. No I/O besides the journal's storage and the dice it is given.
 """
 
