@@ -138,12 +138,21 @@ def check_dice(record):
     throws = []
     unchecked = 0
     reveal = None
+    mix = b""
     for n, ev in enumerate(events):
         k = ev.get("k")
         if k == "commit":                   # a new seed (the board lost the one before)
             unchecked += len(throws)
             commit = ev.get("dice_commit")
             throws = []
+            mix = b""
+        elif k == "mix":                    # the host's bytes, mixed in before the first throw
+            if throws:
+                raise ExportError("bytes mixed into the dice after they were thrown", n)
+            try:
+                mix = bytes.fromhex(ev.get("mix", ""))
+            except ValueError:
+                raise ExportError("the dice mix is not hex", n)
         elif k == "reveal":
             reveal = (ev.get("seed"), n)
         elif "i" in ev:
@@ -152,7 +161,7 @@ def check_dice(record):
         return None
     if reveal is None:
         return "the dice can be checked once the game is over (the seed is revealed then)"
-    why = fairdice.verify(commit, reveal[0], throws)
+    why = fairdice.verify(commit, reveal[0], throws, mix)
     if why:
         raise ExportError("the dice fail their commitment: " + why, reveal[1])
     if unchecked:
@@ -203,7 +212,7 @@ def replay_record(record):
                 game.time_out(ev["side"], ev["points"])     # the reserve on the clock ran out
             elif k == "resign":
                 game.resign(ev["side"], ev["level"])
-            elif k in ("game", "set", "flag", "clock", "commit", "reveal"):
+            elif k in ("game", "set", "flag", "clock", "commit", "reveal", "mix"):
                 if k == "game":
                     raise ExportError("a second game header inside one record", i)
             else:

@@ -171,3 +171,38 @@ def test_manual_dice_commit_nothing_and_switching_to_electronic_commits_then(tmp
         assert events(board)[-1]["k"] == "commit" and board.session.fair_seed is not None
     finally:
         board.close()
+
+
+def test_the_hosts_mix_changes_the_dice_and_the_record_proves_them(vb):
+    seed = vb.session.fair_seed
+    assert vb.cmd("mix 00ff13")["t"] == "ok"
+    open_game(vb)
+    opening = [e for e in events(vb) if e["k"] == "open"][0]
+    assert opening["dice"] == fairdice.dice(seed, 0, 2, b"\x00\xff\x13")
+    r = vb.cmd("mix 01")
+    assert r["t"] == "err" and "already fixed" in r["msg"]        # not once dice are thrown
+    play_first_legal(vb)
+    finish_by_the_cube(vb)
+    rec = json.loads(json.dumps(vb.session.record()))
+    assert check_dice(rec) is None
+    mixed = [e for e in rec["events"] if e["k"] == "mix"][0]
+    mixed["mix"] = "00ff14"                                       # another host's bytes
+    with pytest.raises(ExportError, match="not the seed's"):
+        check_dice(rec)
+
+
+def test_the_mix_survives_a_power_cut(vb):
+    vb.cmd("mix abcd")
+    vb.power_cut()
+    assert vb.session.fair_mix == b"\xab\xcd"
+    open_game(vb)
+    play_first_legal(vb)
+    finish_by_the_cube(vb)
+    assert check_dice(json.loads(json.dumps(vb.session.record()))) is None
+
+
+@pytest.mark.parametrize("line,msg", [("mix", "usage"), ("mix abc", "even"), ("mix zz", "hex"),
+                                      ("mix " + "a" * 66, "2 to 64")])
+def test_bad_mix_lines_change_nothing(vb, line, msg):
+    r = vb.cmd(line)
+    assert r["t"] == "err" and msg in r["msg"] and vb.session.fair_mix == b""

@@ -8,6 +8,11 @@ so anyone holding the record can check that every die was fixed before the first
 the board could not have chosen them as the game went (``verify``). The seed waits on the board's
 flash meanwhile, outside the record, so a power cut keeps the game's dice.
 
+A board that could try seeds before committing might still pick one that favours a side. Against
+that, whoever holds the host link (a tournament's software) may send its own bytes, the ``mix``,
+after the commitment and before the first throw: then die ``i`` is drawn from
+``sha256(TAG + seed + mix + i)``, which neither side could foresee alone.
+
 Pure: no I/O; ``hashlib`` and ``binascii`` exist on every MicroPython port the board runs on.
 """
 
@@ -23,9 +28,9 @@ def commitment(seed):
     return binascii.hexlify(hashlib.sha256(TAG + seed).digest()).decode()
 
 
-def die(seed, i):
-    """Die number ``i`` (0, 1, ...) of ``seed``: 1..6."""
-    h = hashlib.sha256(TAG + seed)
+def die(seed, i, mix=b""):
+    """Die number ``i`` (0, 1, ...) of ``seed`` (and the host's ``mix``): 1..6."""
+    h = hashlib.sha256(TAG + seed + mix)
     h.update(bytes(((i >> 24) & 255, (i >> 16) & 255, (i >> 8) & 255, i & 255)))
     for b in h.digest():
         v = b >> 5                   # bits 7..5, then bits 4..2: two 3-bit groups a byte
@@ -37,14 +42,14 @@ def die(seed, i):
     raise ValueError("no die in 64 groups")      # probability 4 ** -64
 
 
-def dice(seed, i, n):
-    """Dice ``i`` .. ``i + n - 1`` of ``seed`` as a list."""
-    return [die(seed, i + k) for k in range(n)]
+def dice(seed, i, n, mix=b""):
+    """Dice ``i`` .. ``i + n - 1`` of ``seed`` (and ``mix``) as a list."""
+    return [die(seed, i + k, mix) for k in range(n)]
 
 
-def verify(commit, seed_hex, throws):
-    """Check a revealed seed against its commitment and the throws ``[(i, [dice...]), ...]``;
-    returns None when all hold, or a sentence saying what does not."""
+def verify(commit, seed_hex, throws, mix=b""):
+    """Check a revealed seed against its commitment and the throws ``[(i, [dice...]), ...]``
+    (drawn with ``mix``); returns None when all hold, or a sentence saying what does not."""
     try:
         seed = binascii.unhexlify(seed_hex)
     except (ValueError, TypeError):
@@ -52,7 +57,7 @@ def verify(commit, seed_hex, throws):
     if commitment(seed) != commit:
         return "the revealed seed does not match the commitment made before the game"
     for i, values in throws:
-        want = dice(seed, i, len(values))
+        want = dice(seed, i, len(values), mix)
         if list(values) != want:
             return "dice %r at %d are not the seed's (%r)" % (list(values), i, want)
     return None

@@ -9,7 +9,7 @@ from firmware.board.zonemap import parse_zone
 
 HELP = ("status | new <variant> [key=value ...] | match <n> | mode guide|referee | "
         "dice auto|manual | roll <a> <b> | choose <v> | cube double|take|drop | condone on|off | "
-        "clock <reserve s> [delay s] | clock off | resign [1|2|3] | resign accept|refuse | "
+        "clock <reserve s> [delay s] | clock off | resign [1|2|3] | resign accept|refuse | mix <hex> | "
         "export | help | sim lift <zone> | sim place <zone> [side] | sim press p0|p1|menu [ms] | "
         "sim frame <hex> | sim setup | sim position <hex> | sim wait <ms> | sim leds on|off | "
         "sim power_cut")
@@ -144,6 +144,18 @@ def _resign(app, words):
         app.session.offer_resign(_int(arg, 1, 3, "resignation level"))
 
 
+def _mix(app, words):
+    _need(words, 2, "mix <2 to 64 hex digits>")
+    w = words[1]
+    if len(w) % 2 or not 2 <= len(w) <= 64:
+        raise CommandError("mix is 2 to 64 hex digits, an even number")
+    try:
+        data = bytes(int(w[i:i + 2], 16) for i in range(0, len(w), 2))
+    except ValueError:
+        raise CommandError("mix is hex digits")
+    app.session.mix_dice(data)
+
+
 def _export(app, words):
     _need(words, 1, "export")
     app.emit("record", app.session.record())
@@ -227,5 +239,5 @@ def _hex_frame(word):
 
 COMMANDS = {"status": _status, "new": _new, "match": _match, "mode": _mode, "dice": _dice,
             "roll": _roll, "choose": _choose, "cube": _cube, "condone": _condone, "clock": _clock,
-            "resign": _resign,
+            "resign": _resign, "mix": _mix,
             "export": _export, "help": _help, "sim": _sim}

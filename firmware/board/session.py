@@ -63,6 +63,7 @@ class Session:
         self.gclock = GameClock()  # the tournament clock (off until ``set_clock``)
         self.fair_seed = None     # electronic dice: this game's committed seed (fairdice)
         self.fair_next = 0        # ... and the index of its next die
+        self.fair_mix = b""       # ... and the host's bytes mixed into it (``mix_dice``)
         self._fair_i = None       # index of the dice just drawn, for their journal line
         self.resign_offer = None  # (side, level) while a resignation awaits its answer
         self._configure_rules()
@@ -141,6 +142,7 @@ class Session:
         self.journal.storage.write_atomic(SEED_FILE, binascii.hexlify(seed))
         self.fair_seed = seed
         self.fair_next = 0
+        self.fair_mix = b""
         return fairdice.commitment(seed)
 
     def _auto_dice(self, n):
@@ -152,7 +154,22 @@ class Session:
         i = self.fair_next
         self.fair_next = i + n
         self._fair_i = i
-        return fairdice.dice(seed, i, n)
+        return fairdice.dice(seed, i, n, self.fair_mix)
+
+    def mix_dice(self, data):
+        """The host's bytes mixed into the committed seed before its first die (fairdice);
+        journaled. ValueError when there is no committed seed or its dice are being thrown."""
+        if self.fair_seed is None:
+            raise ValueError("no committed dice seed (electronic dice only)")
+        if self.fair_next or self.fair_mix:
+            raise ValueError("this seed's dice are already fixed (mix before the first throw)")
+        if not 1 <= len(data) <= 32:
+            raise ValueError("mix 1 to 32 bytes")
+        self.fair_mix = bytes(data)
+        self.journal.append({"k": "mix", "mix": binascii.hexlify(self.fair_mix).decode()})
+        if self.tracker.state == SETTLED:
+            self._save()
+        self.emit_status()
 
     def _throw(self, rec):
         """Journal a throw, with the index of its dice in the seed when they are the seed's."""
@@ -720,6 +737,7 @@ class Session:
             self.verdict = None
             self._commit_want = ev.get("dice_commit")
             self.fair_next = 0
+            self.fair_mix = b""
             self._restored = True
             return True
         try:
@@ -738,6 +756,9 @@ class Session:
         elif k == "commit":
             self._commit_want = ev["dice_commit"]
             self.fair_next = 0
+            self.fair_mix = b""
+        elif k == "mix":
+            self.fair_mix = binascii.unhexlify(ev["mix"])
         elif k == "reveal":
             self._commit_want = None
         del self.game.history[:-1]

@@ -1,13 +1,11 @@
 """Build the one Hardware object (sensors, LEDs, buttons, dice, storage, watchdog) from board.json."""
 
 from firmware.drivers import board_config
-from firmware.drivers.analog_scan import AnalogScanner, rp2_kernel
 from firmware.drivers.buttons import Buttons
 from firmware.drivers.buzzer import Buzzer
 from firmware.drivers.debounce import SlotDebouncer
 from firmware.drivers.dice import Dice, rosc_bit_source
 from firmware.drivers.leds import Leds
-from firmware.drivers.shift_scan import ShiftRegisterScanner
 from firmware.drivers.storage import Storage
 from firmware.drivers.ticks import ticks_diff
 from firmware.drivers.watchdog import Watchdog
@@ -37,6 +35,7 @@ class Hardware:
                               sck=Pin(pins["sr_clk"]), mosi=Pin(pins["sr_tx"]),
                               miso=Pin(pins["sr_data"]))
             load = Pin(pins["sr_load"], Pin.OUT, value=1)
+            from firmware.drivers.shift_scan import ShiftRegisterScanner
             scanner = ShiftRegisterScanner(spi, load, nb)
             debouncer = SlotDebouncer(nb, sensing["press_ms"], sensing["release_ms"],
                                       active_low=d["active_low"])
@@ -50,6 +49,8 @@ class Hardware:
             # and so does the simulator (its Python loop costs nothing on a PC), so slots are
             # seen as often as on the board; board.json's per_scan slices the Python loop only
             # on a board whose kernel cannot load.
+            # imported here: a digital board never spends RAM on the analog scanner's code
+            from firmware.drivers.analog_scan import AnalogScanner, rp2_kernel
             kernel, regs = rp2_kernel(adc)
             scanner = AnalogScanner(adc.read_u16, machine.mem32, base, cfg.n_slots,
                                     zero_code=a["zero_code"], on_codes=a["on_codes"],
