@@ -168,7 +168,15 @@ def test_manual_dice_commit_nothing_and_switching_to_electronic_commits_then(tmp
         assert "dice_commit" not in events(board)[0] and board.session.fair_seed is None
         board.cmd("roll 5 2")
         board.cmd("dice auto")
-        assert events(board)[-1]["k"] == "commit" and board.session.fair_seed is not None
+        assert board.session.fair_seed is None          # nothing written while hands may be busy
+        play_first_legal(board)                          # White's turn
+        assert board.session.phase == "roll"             # Black may double first
+        board.press("p1")                                # Black throws: electronic dice
+        evs = events(board)
+        assert [e["k"] for e in evs[-2:]] == ["commit", "roll"] and evs[-1]["i"] == 0
+        seed = board.session.fair_seed
+        assert evs[-1]["dice"] == fairdice.dice(seed, 0, 2)
+        assert fairdice.commitment(seed) == evs[-2]["dice_commit"]
     finally:
         board.close()
 

@@ -127,9 +127,6 @@ class Session:
         """Change a board setting (mode, dice_mode, condone) mid-game; journaled."""
         setattr(self, key, value)
         self.journal.append({"k": "set", key: value})
-        if key == "dice_mode" and value == "auto" and self.fair_seed is None \
-                and self.game.phase != gm.OVER:
-            self.journal.append({"k": "commit", "dice_commit": self._commit_dice()})
         if self.tracker.state == SETTLED:
             self._save()      # otherwise written with the next commit: no flash write mid-hand
         self.emit_status()
@@ -150,7 +147,10 @@ class Session:
         journal line of the throw), or the hardware dice when no seed is committed."""
         seed = self.fair_seed
         if seed is None:
-            return [self.roll_die() for _ in range(n)]
+            # switched to electronic dice mid-game: commit a seed now, in the throw's own save
+            # (never while a checker is in the air)
+            self.journal.append({"k": "commit", "dice_commit": self._commit_dice()})
+            seed = self.fair_seed
         i = self.fair_next
         self.fair_next = i + n
         self._fair_i = i
