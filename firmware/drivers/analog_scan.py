@@ -40,13 +40,14 @@ def rp2_kernel(adc):
     """(kernel, regs) for ``AnalogScanner`` on the RP2040: the viper kernel module (analog_viper)
     and the register bases it drives, after one ``adc.read_u16()`` has set the ADC to the
     sensors' channel (AINSEL stays set: nothing else uses the ADC). (None, None) anywhere else,
-    or when the module cannot load (a .mpy built for another arch): the Python loop is used."""
+    or when the kernel cannot be compiled (a firmware built without the native emitter, or too
+    little heap at start-up): the Python loop is used."""
     import sys
     if sys.platform != "rp2":
         return None, None
     try:
         from firmware.drivers import analog_viper
-    except (ImportError, ValueError):
+    except (ImportError, SyntaxError, MemoryError):
         return None, None
     adc.read_u16()
     return analog_viper, RP2040_REGS

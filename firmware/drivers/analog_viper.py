@@ -2,12 +2,16 @@
 band compare for a range of slots. Owns no state; `AnalogScanner` (analog_scan.py) owns the
 arrays and does the rare bookkeeping of a changed slot.
 
-Native code: MicroPython with a native emitter only (imported on the RP2040, and by tests on the
-unix port); it needs `mpy-cross -march=...` and never loads under CPython. Its pure-Python twin
-is `AnalogScanner._scan_range`, which the host (simulator, browser board, tests) runs; the two
-must give identical levels, states and changes (tests/test_drivers_analog_kernel.py).
+Native code, made by the board's own compiler: the kernel's source is the string below, compiled
+when this module is imported (on the RP2040, and by tests and benchmarks on the unix port), so
+`mpy-cross` builds this module like every other one (plain bytecode, no `-march`) and the native
+code always fits the CPU that runs it. Compiling costs a few kilobytes of heap once, at start-up.
+Never imported under CPython. Its pure-Python twin is `AnalogScanner._scan_range`, which the host
+(simulator, browser board, tests) runs; the two must give identical levels, states and changes
+(tests/test_drivers_analog_kernel.py).
 """
 
+_KERNEL = '''
 import micropython
 
 _GPIO_OUT_XOR = const(0x1C)   # SIO offset
@@ -142,3 +146,7 @@ def scan(step_xor: ptr32, level: ptr16, hi: ptr16, lo: ptr16, state: ptr8, chang
     p[_P_DRIFT] = 0 if d == p[_P_END] else d
     p[_P_DEFER] = 0
     return n
+'''
+
+exec(_KERNEL, globals())      # defines scan()
+del _KERNEL
