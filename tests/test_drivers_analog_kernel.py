@@ -327,24 +327,25 @@ regs = RegFile()
 n = 10
 sc = AnalogScanner(None, {}, 6, n, kernel=analog_viper, regs=(regs.sio, regs.adc), settle=2)
 sc.scan()                     # the first call selects the slot before the first one
-for s in range(n):
-    sc.step_xor[s] = 1241 + 400
-micropython.heap_lock()
-try:
-    for _ in range(8):
-        sc.scan()
-finally:
-    micropython.heap_unlock()
+
+
+def scans_with_the_heap_locked(code):
+    """Every slot converts ``code`` (RESULT is the select register here); 8 whole-board scans
+    with the heap locked: any allocation raises."""
+    for s in range(n):
+        sc.step_xor[s] = code
+    micropython.heap_lock()
+    try:
+        for _ in range(8):
+            sc.scan()
+    finally:
+        micropython.heap_unlock()
+
+
+scans_with_the_heap_locked(1241 + 400)
 assert sc.state == bytearray([2] * n), sc.state
 assert sc.raw == bytearray([0xFF, 0x03, 0xFF, 0x03]), sc.raw
-for s in range(n):
-    sc.step_xor[s] = 1241
-micropython.heap_lock()
-try:
-    for _ in range(8):
-        sc.scan()
-finally:
-    micropython.heap_unlock()
+scans_with_the_heap_locked(1241)
 assert sc.state == bytearray(n) and sc.raw == bytearray(4), (sc.state, sc.raw)
 assert sc.adc_timeouts() == 0
 print("ok")
