@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Run the whole test suite (sets up .venv on first use). Extra arguments go to pytest.
+# Run the whole test suite (sets up .venv with the test extras on first use). Extra arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")"
-py=$(scripts/bootstrap.sh)
+py=$(scripts/bootstrap.sh test)
 exec "$py" -m pytest "$@"

