@@ -16,14 +16,11 @@ from host_tools import matfile
 from host_tools.replay import replay_match
 
 REPO = Path(__file__).resolve().parent.parent
-SHARED = REPO.parent / "shared"          # CI puts a copy of shared/ beside the repository
-GAMES = SHARED / "games"
+GAMES = REPO / "tests" / "data" / "games"     # real match records; sources and licences in SOURCES.md
 
 
 def match_files():
-    if not GAMES.is_dir():
-        return []
-    return sorted(p for p in GAMES.rglob("*") if p.suffix in (".txt", ".mat"))
+    return sorted(p for p in GAMES.rglob("*") if p.suffix in (".txt", ".mat") and "LICENSES" not in p.parts)
 
 
 FILES = match_files()
@@ -33,22 +30,18 @@ FILES = match_files()
 def _parsed(path):
     return matfile.parse_file(path)
 
-needs_games = pytest.mark.skipif(not FILES, reason="no ../shared/games beside the repository")
-
 
 def _id(p):
     return p.parent.name + "/" + p.name[:40]
 
 
-# -- the shared files -------------------------------------------------------------------------
+# -- the real match records --------------------------------------------------------------------
 
-@needs_games
 def test_the_shared_games_are_there():
     assert len(FILES) >= 80
     assert any(p.suffix == ".mat" for p in FILES)
 
 
-@needs_games
 @pytest.mark.parametrize("path", FILES, ids=_id)
 def test_every_match_replays_with_no_rejected_move(path):
     match = _parsed(path)
@@ -62,7 +55,6 @@ def test_every_match_replays_with_no_rejected_move(path):
     assert report["moves"] + report["unknown"] == rolls
 
 
-@needs_games
 def test_the_shared_files_hold_every_spelling():
     """The spellings issue 2 names all occur in the shared files and were read."""
     seen = set()
@@ -375,7 +367,6 @@ def _check_mutations(files, per_file, seed):
     return n
 
 
-@needs_games
 def test_mutated_copies_are_rejected_at_the_mutated_move():
     files = FILES[::7]          # a spread of files, both exporters
     n = _check_mutations(files, per_file=4, seed=2)
@@ -383,7 +374,6 @@ def test_mutated_copies_are_rejected_at_the_mutated_move():
 
 
 @pytest.mark.soak
-@needs_games
 def test_mutated_copies_soak():
     n = _check_mutations(FILES, per_file=6, seed=7)
     assert n >= 400
@@ -396,7 +386,6 @@ def _run(*args):
                           cwd=str(REPO), capture_output=True, text=True, timeout=120)
 
 
-@needs_games
 def test_replay_command_json_and_exit_status(tmp_path):
     good = [str(FILES[0]), str([p for p in FILES if p.suffix == ".mat"][0])]
     res = _run("--json", *good)
@@ -535,7 +524,6 @@ def _gnubg_oracle(files, per_file, seed, tmp_path, use_import=False):
     return n, rejected
 
 
-@needs_games
 def test_gnubg_sees_no_invalid_move_in_a_shared_file():
     if not Path(GNUBG).exists():
         pytest.skip("no gnubg CLI")
@@ -543,7 +531,6 @@ def test_gnubg_sees_no_invalid_move_in_a_shared_file():
         assert gnubg_invalid_moves(path) == [], path
 
 
-@needs_games
 def test_gnubg_judges_mutated_plays_as_the_replay_does(tmp_path):
     """Semantic mutations (a point or a die changed, legal or not), judged by gnubg's move
     generator (the soak run also imports every mutated file into the gnubg CLI)."""
@@ -554,7 +541,6 @@ def test_gnubg_judges_mutated_plays_as_the_replay_does(tmp_path):
 
 
 @pytest.mark.soak
-@needs_games
 def test_gnubg_oracle_soak(tmp_path):
     if not Path(GNUBG).exists():
         pytest.skip("no gnubg CLI")
@@ -583,12 +569,10 @@ def _plays_against_gnubg(files):
     return len(cases)
 
 
-@needs_games
 def test_replayed_plays_are_gnubg_plays():
     assert _plays_against_gnubg(FILES[:1]) > 150
 
 
 @pytest.mark.soak
-@needs_games
 def test_every_replayed_play_is_a_gnubg_play():
     assert _plays_against_gnubg(FILES[::2]) > 10000
