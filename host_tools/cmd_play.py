@@ -33,7 +33,9 @@ def parse_args(argv):
     p.add_argument("--seed", type=int,
                    help="virtual board: seed its random bits, so the same seed rolls the same dice")
     p.add_argument("--flash", help="folder standing for the virtual board's flash (default: a new temporary one)")
-    p.add_argument("--host", default="127.0.0.1", help="address to serve the page on (default 127.0.0.1)")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to serve the page on (default 127.0.0.1); the page answers to "
+                        "that name and to 127.0.0.1, localhost and [::1] only")
     p.add_argument("--http-port", type=int, default=DEFAULT_HTTP_PORT,
                    help="port of the page (default %d; 0 = any free port)" % DEFAULT_HTTP_PORT)
     p.add_argument("--no-browser", action="store_true", help="print the address, do not open a browser")
@@ -91,7 +93,8 @@ def main(argv):
     server.serve_in_thread()
     print("The %s is on %s" % (link.describe(), server.url))
     if hub.mode == "live":
-        print("Live view: the page follows the game played on the real board (use --sim for the virtual board).")
+        print("Live view: the page follows the game played on the real board, read-only "
+              "(use --sim for the virtual board).")
     else:
         print("Drag checkers with the mouse (Shift-drag: two at once); the buttons end a turn.")
     print("Ctrl-C to stop.", flush=True)

@@ -62,7 +62,9 @@ def browser():
 @pytest.fixture
 def board_page(browser, tmp_path):
     proc, url = start_play(tmp_path)
-    page = browser.new_page(viewport={"width": 1500, "height": 950}, has_touch=True)
+    # the test's own scripts (wait_for_function) are evaluated strings, which the page's
+    # Content-Security-Policy forbids to the page: test_web_browser_attacks checks the page under it
+    page = browser.new_page(viewport={"width": 1500, "height": 950}, has_touch=True, bypass_csp=True)
     errors = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     try:
@@ -327,7 +329,7 @@ def test_live_view_follows_a_board_on_a_serial_port(browser, fake_board, tmp_pat
         [sys.executable, "-m", "host_tools", "play", "--port", fake_board.port, "--no-browser",
          "--http-port", "0"], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     first = proc.stdout.readline()
-    page = browser.new_page(viewport={"width": 1500, "height": 950})
+    page = browser.new_page(viewport={"width": 1500, "height": 950}, bypass_csp=True)
     try:
         assert "board on " + fake_board.port in first, first
         page.goto(re.search(r"http://\S+", first).group(0))

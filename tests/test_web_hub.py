@@ -98,18 +98,22 @@ def test_setup_then_lift_lights_exactly_the_legal_destinations(sim_hub):
 def test_page_server_serves_page_board_and_a_snapshot_stream(sim_hub):
     server = BoardPageServer(sim_hub, port=0)
     server.serve_in_thread()
+    base = "http://127.0.0.1:%d/" % server.server_address[1]
+    key = {"X-Nardy-Token": server.guard.token}
     try:
+        assert server.url == base + "?t=" + server.guard.token
         page = urllib.request.urlopen(server.url).read().decode()
         assert "<svg id=\"board\"" in page
-        board = json.load(urllib.request.urlopen(server.url + "api/board"))
+        board = json.load(urllib.request.urlopen(urllib.request.Request(base + "api/board", headers=key)))
         assert len(board["zones"]["slots"]) == 28 and board["leds"]["count"] > 0
-        with urllib.request.urlopen(server.url + "api/stream", timeout=5) as stream:
+        with urllib.request.urlopen(base + "api/stream?t=" + server.guard.token, timeout=5) as stream:
             first = stream.readline().decode()
             assert first.startswith("data: ")
             snap = json.loads(first[6:])
         assert snap["t"] == "snapshot" and snap["hello"]["hw"] == "sim" and snap["mode"] == "sim"
-        req = urllib.request.Request(server.url + "api/act", method="POST",
-                                     data=json.dumps({"do": "command", "line": "reboot now"}).encode())
+        req = urllib.request.Request(base + "api/act", method="POST",
+                                     data=json.dumps({"do": "command", "line": "reboot now"}).encode(),
+                                     headers=dict(key, Origin=base[:-1], **{"Content-Type": "application/json"}))
         refused = json.load(urllib.request.urlopen(req))
         assert refused["ok"] is False and "may not" in refused["answer"]["msg"]
     finally:
@@ -156,8 +160,10 @@ def test_live_view_over_a_serial_port_shows_the_board_and_refuses_hands(tmp_path
             assert status["variant"] == "long"
             view = hub.snapshot()["checkers"]["stacks"]
             assert sorted(len(s) for s in view if s) == [15, 15]
-            refused = hub.page_action({"do": "lift", "zone": 23}).wait()
-            assert refused["t"] == "err" and "watches" in refused["msg"]
+            for action in ({"do": "lift", "zone": 23}, {"do": "command", "line": "status"},
+                           {"do": "command", "line": "new short"}, {"do": "press", "button": "p0"}):
+                refused = hub.page_action(action).wait()
+                assert refused["t"] == "err" and "read-only" in refused["msg"], action
             # the record grows as turns are committed on the board
             wait_until(lambda: hub.record and len(hub.record["events"]) == 3, what="3 turns")
             assert [e["seal"] for e in hub.record["events"]] == ["0", "1", "2"]

@@ -39,13 +39,15 @@ class VirtualCheckers:
         side = int(words[3]) if len(words) > 3 else -1
         if words[1] == "lift" and zone >= 0:
             stack = self.stacks[zone]
-            if side < 0:
+            if side < 0 and stack:
                 self.hand.append(stack.pop())
-            else:
+            elif side in stack:
                 i = len(stack) - 1 - stack[::-1].index(side)
                 self.hand.append(stack.pop(i))
         elif words[1] == "place" and zone >= 0:
             if side < 0:
+                if not self.hand:
+                    return
                 side = self.hand.pop()
             elif side in self.hand:
                 self.hand.remove(side)

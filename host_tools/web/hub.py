@@ -6,7 +6,7 @@ import queue
 import threading
 import time
 
-from host_tools.web.actions import Refused, command_line
+from host_tools.web.actions import Refused, command_line, protocol_line
 from host_tools.web.checkers import VirtualCheckers, stacks_of_position
 
 LOG_SIZE = 400
@@ -134,9 +134,15 @@ class BoardHub:
 
     # -- commands ------------------------------------------------------------------------------------
     def send(self, line, origin="page"):
-        """Send one command line; returns its Reply (already settled with None if the link is down)."""
-        line = " ".join(line.split())
+        """Send one command line; returns its Reply (already settled with None if the link is down,
+        with an ``err`` if the line is not one printable protocol line: nothing is sent then)."""
         reply = Reply(line, origin)
+        try:
+            line = protocol_line(line)
+        except Refused as exc:
+            reply.settle({"t": "err", "cmd": "", "msg": "not sent: %s" % exc})
+            return reply
+        reply.line = line
         if not line:
             reply.settle({"t": "err", "cmd": "", "msg": "empty command"})
             return reply
@@ -152,12 +158,13 @@ class BoardHub:
         return reply
 
     def page_action(self, action):
-        """One action from the page (a dict); returns the Reply of the command it became."""
+        """One action from the page (any JSON value); returns the Reply of the command it became,
+        or one already settled with the reason it was refused (nothing sent)."""
         try:
             line = command_line(action, self.mode == "sim")
         except Refused as exc:
-            reply = Reply(str(action.get("do")), "page")
-            reply.settle({"t": "err", "cmd": str(action.get("do"))[:40], "msg": str(exc)})
+            reply = Reply("", "page")
+            reply.settle({"t": "err", "cmd": _action_label(action), "msg": str(exc)})
             return reply
         return self.send(line)
 
@@ -171,7 +178,11 @@ class BoardHub:
             msg = {"t": "text", "text": text}
         with self._lock:
             self.lines_in += 1
-            follow_up = self._take(msg)
+            try:
+                follow_up = self._take(msg)
+            except Exception as exc:       # a line the hub cannot follow must not stop the link
+                self._note({"dir": "in", "line": {"t": "text", "text": "hub: %r on %s" % (exc, text[:80])}})
+                follow_up = []
             self._broadcast(msg)
         for line in follow_up:
             self.send(line, origin="hub")
@@ -196,11 +207,13 @@ class BoardHub:
         elif kind in ("ok", "err"):
             reply = self._pending.popleft() if self._pending else None
             if reply is not None:
-                if kind == "ok":
-                    follow_up += self._accepted(reply.line)
-                if reply.origin == "page" or kind == "err":
-                    self._note({"dir": "in", "line": msg})
-                reply.settle(msg)
+                try:
+                    if kind == "ok":
+                        follow_up += self._accepted(reply.line)
+                    if reply.origin == "page" or kind == "err":
+                        self._note({"dir": "in", "line": msg})
+                finally:
+                    reply.settle(msg)
         elif kind == "ev":
             self._note({"dir": "in", "line": msg})
             name = msg.get("ev")
@@ -232,3 +245,13 @@ class BoardHub:
     def _note(self, entry):
         entry["at"] = round(time.time(), 3)
         self.log.append(entry)
+
+
+def _action_label(action):
+    """A refused action named for its err line: the command's line, else what it does."""
+    if isinstance(action, dict):
+        what = action.get("line") if action.get("do") == "command" else action.get("do")
+    else:
+        what = action
+    text = what if isinstance(what, str) else json.dumps(what)
+    return "".join(c if " " <= c <= "~" else "?" for c in text)[:40]

@@ -8,6 +8,8 @@ function take(msg) {
     case "snapshot":
       state.mode = msg.mode;
       document.body.classList.toggle("live", msg.mode === "live");
+      $("readonly").hidden = msg.mode !== "live";
+      for (const c of $("controls").querySelectorAll("button, select, input")) c.disabled = msg.mode === "live";
       $("link").textContent = msg.link + (msg.link_up ? "" : " (not connected)");
       $("link").classList.toggle("down", !msg.link_up);
       state.status = msg.status; state.statusAt = performance.now(); state.leds = msg.leds; state.record = msg.record;
@@ -35,15 +37,21 @@ function take(msg) {
 }
 
 function connect() {
-  const es = new EventSource("/api/stream");
+  const es = new EventSource("/api/stream?t=" + encodeURIComponent(TOKEN));
   es.onmessage = (e) => take(JSON.parse(e.data));
   es.onerror = () => { $("link").classList.add("down"); };
 }
 
-fetch("/api/board").then((r) => r.json()).then((board) => {
+api("/api/board").then((r) => r.json().then((body) => {
+  if (!r.ok) throw new Error(body.answer ? body.answer.msg : r.statusText);
+  return body;
+})).then((board) => {
   state.board = board;
   drawBoard();
   wireControls();
   connect();
   window.nardy.ready = true;
+}).catch((e) => {
+  $("link").textContent = "cannot show the board: " + e.message;
+  $("link").classList.add("down");
 });

@@ -32,10 +32,17 @@ function el(tag, attrs, parent) {
   return e;
 }
 
+// ---- the server: every call carries this run's key (the ?t= of the address play printed) -------
+const TOKEN = new URLSearchParams(location.search).get("t") || "";
+function api(path, options = {}) {
+  const headers = Object.assign({ "X-Nardy-Token": TOKEN }, options.headers || {});
+  return fetch(path, Object.assign({}, options, { headers, cache: "no-store" }));
+}
+
 // ---- actions: one at a time, in order ------------------------------------------------------
 let queue = Promise.resolve();
 function act(action) {
-  const run = () => fetch("/api/act", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(action) })
+  const run = () => api("/api/act", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(action) })
     .then((r) => r.json())
     .then((res) => {
       state.actions++;
