@@ -16,13 +16,14 @@ PACE_MS = 50       # hurried hands: 50 ms per action (people take 250 ms or more
 VARIANTS = ("short", "long", "persian", "jacquet", "matador", "backgammon")
 
 
-def run(variant, games, seed, noise="high", match_to=1, log=None, fast=False):
+def run(variant, games, seed, noise="high", match_to=1, log=None, fast=False, front_end=None):
     """Play ``games`` matches of ``variant``; returns the Counters. ``fast``: frame-level
-    hardware (the board logic alone, no sensor scan or debounce)."""
+    hardware (the board logic alone, no sensor scan or debounce); ``front_end``: "digital"
+    (presence only) or "analog" (stack levels), else board.json's."""
     from host_tools.soakboard import VirtualBoard
     from host_tools.soakplayer import Player, Counters
     total = Counters()
-    vb = VirtualBoard(variant, scan_ms=SCAN_MS, fast=fast)
+    vb = VirtualBoard(variant, scan_ms=SCAN_MS, fast=fast, front_end=front_end)
     try:
         rng = random.Random("%s/%d" % (variant, seed))
         vb.pace = PACE_MS
@@ -32,7 +33,7 @@ def run(variant, games, seed, noise="high", match_to=1, log=None, fast=False):
                 if log:
                     log("match abandoned")
                 vb.close()
-                vb = VirtualBoard(variant, scan_ms=SCAN_MS, fast=fast)
+                vb = VirtualBoard(variant, scan_ms=SCAN_MS, fast=fast, front_end=front_end)
                 vb.pace = PACE_MS
                 player.vb = vb
     finally:
@@ -50,6 +51,8 @@ def main(argv):
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     ap.add_argument("--fast", action="store_true",
                     help="frame-level hardware: the board logic alone, ~10x faster")
+    ap.add_argument("--front-end", choices=("digital", "analog"), default=None,
+                    help="sensor front end (default: hardware/board.json's)")
     ap.add_argument("--verbose", action="store_true", help="log what the board got wrong")
     args = ap.parse_args(argv)
     variants = VARIANTS if args.variant == "all" else (args.variant,)
@@ -62,7 +65,7 @@ def main(argv):
     total = Counters()
     per = {}
     for v in variants:
-        c = run(v, args.games, args.seed, args.noise, args.match, log, args.fast)
+        c = run(v, args.games, args.seed, args.noise, args.match, log, args.fast, args.front_end)
         per[v] = c.as_dict()
         total.add(c)
     out = total.as_dict()

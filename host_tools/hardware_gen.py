@@ -1,9 +1,13 @@
-"""Derive the bill of materials, wiring table, wiring diagram and LED power budget from hardware/board.json."""
+"""Derive the bill of materials, wiring table, wiring diagram, LED power budget and the stacked-magnet
+model (board.json's derived analog.stack fields) from hardware/board.json."""
 
 import csv
 import io
 import json
 import os
+import re
+
+from host_tools import magnetics
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DESCRIPTION = os.path.join(ROOT, "hardware", "board.json")
@@ -313,6 +317,38 @@ def wiring_svg(desc):
                          9, "middle"))
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+DERIVED = ("levels_mT", "lateral_per_mm2", "crosstalk_mT")
+
+
+def stack_model(desc):
+    """The derived fields of analog.stack, computed from its geometry (host_tools/magnetics)."""
+    return magnetics.StackGeometry(desc["analog"]["stack"]).model()
+
+
+def model_stale(desc):
+    """True when board.json's derived stack fields differ from what its geometry gives."""
+    stack = desc["analog"]["stack"]
+    return any(stack.get(k) != v for k, v in stack_model(desc).items())
+
+
+def write_model(desc, path=DESCRIPTION):
+    """Rewrite the one line of board.json that holds the derived stack fields (the rest of the
+    hand-formatted file is left as it is); returns True when it changed."""
+    model = stack_model(desc)
+    with open(path) as f:
+        text = f.read()
+    line = ", ".join("%s: %s" % (json.dumps(k), json.dumps(model[k])) for k in DERIVED) + ","
+    new, n = re.subn(r'"levels_mT":.*?"crosstalk_mT": \{[^}]*\},', lambda m: line, text, count=1)
+    if n != 1:
+        raise ValueError("board.json: no analog.stack levels_mT/lateral_per_mm2/crosstalk_mT line")
+    if new == text:
+        return False
+    with open(path, "w") as f:
+        f.write(new)
+    desc["analog"]["stack"].update(model)
+    return True
 
 
 def outputs(desc):

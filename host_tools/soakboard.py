@@ -31,9 +31,9 @@ class QuickWorld(SimWorld):
         self._image = None
         SimWorld.attach(self, cfg)
 
-    def set_slot(self, s, on, colour=1):
+    def set_stack(self, s, sides, ids=None):
         self._image = None
-        SimWorld.set_slot(self, s, on, colour)
+        SimWorld.set_stack(self, s, sides, ids)
 
     def stick(self, s, value):
         self._image = None

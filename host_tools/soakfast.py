@@ -18,7 +18,7 @@ _CODES = (BTN_P0, BTN_P1, BTN_MENU)
 class _Zones:
     def __init__(self, world):
         self.world = world
-        self.capacity = bytearray(world.cfg.zone_cap)
+        self.capacity = bytearray(c * world.cfg.levels for c in world.cfg.zone_cap)
         self.counts = bytearray(28)
         self.colour = bytearray(28)
         self.faults = 0
@@ -105,7 +105,7 @@ class FastWorld:
         except OSError:
             pass
         self.now = 0
-        self.occ = bytearray(cfg.n_slots)
+        self.occ = bytearray(cfg.n_slots)      # checkers each slot's sensor counts
         self.dirty = True
         self.clicks = []
         self.rng = rng or random.Random(1)
@@ -114,7 +114,10 @@ class FastWorld:
         return self.now & TICKS_MASK
 
     def set_slot(self, s, on, colour=1):
-        v = 1 if on else 0
+        self.set_stack(s, (colour,) if on else ())
+
+    def set_stack(self, s, sides, ids=None):
+        v = min(len(sides), self.cfg.levels)
         if self.occ[s] != v:
             self.occ[s] = v
             self.dirty = True

@@ -17,13 +17,14 @@ def fake_board(tmp_path):
 
 @pytest.fixture
 def manual_board():
-    """``manual_board(variant)``: the whole firmware on a virtual board (host_tools/soakboard.py)
-    with dice entered by hand and the checkers set out; closed after the test."""
+    """``manual_board(variant, front_end=None)``: the whole firmware on a virtual board
+    (host_tools/soakboard.py; front end as board.json says, or "digital"/"analog") with dice
+    entered by hand and the checkers set out; closed after the test."""
     from host_tools.soakboard import VirtualBoard
     boards = []
 
-    def make(variant):
-        board = VirtualBoard(variant)
+    def make(variant, front_end=None):
+        board = VirtualBoard(variant, front_end=front_end)
         boards.append(board)
         assert board.cmd("dice manual")["t"] == "ok"
         board.setup()

@@ -129,7 +129,6 @@ SCENARIOS = [sc.test_a_plain_turn_commits_on_the_movers_button_and_rolls_for_the
              sc.test_bearing_off_into_the_tray,
              sc.test_illegal_placement_flashes_until_corrected,
              sc.test_putting_a_checker_back_undoes_the_step,
-             sc.test_a_full_point_hides_a_lift_but_not_the_placement,
              sc.test_pressing_early_is_refused_and_says_why,
              sc.test_knocked_stack_is_a_mismatch_and_the_game_resumes_losing_nothing,
              sc.test_no_move_turn_passes_on_the_button,

@@ -21,6 +21,13 @@ def vb(manual_board):
     return manual_board("short")
 
 
+@pytest.fixture
+def presence_vb(manual_board):
+    """The presence-only build (reed switches, the digital front end): a slot is occupied or
+    not, so a zone holding more checkers than slots reads full."""
+    return manual_board("short", "digital")
+
+
 def start(vb, a, b):
     """Opening roll with manual dice: White's die a, Black's die b."""
     assert vb.cmd("roll %d %d" % (a, b))["t"] == "ok"
@@ -196,7 +203,8 @@ def test_putting_a_checker_back_undoes_the_step(vb):
     assert s.game.turn.steps == [] and vb.since(m, ev="undo")
 
 
-def test_a_full_point_hides_a_lift_but_not_the_placement(vb):
+def test_a_full_point_hides_a_lift_but_not_the_placement(presence_vb):
+    vb = presence_vb
     vb.force_position("white 24:2 13:6 8:3 6:4; black 24:2 13:5 8:3 6:5; white to move")
     vb.cmd("roll 6 5")
     s = vb.session
@@ -208,9 +216,9 @@ def test_a_full_point_hides_a_lift_but_not_the_placement(vb):
 
 
 def bear_off_the_sensors_cannot_see(vb):
-    """White bears off 3/off 2/off into a full tray (5 off, 3 slots) while the 1-point holds
-    5 checkers on its 5 slots: 3/1 2/off leaves the same sensor readings. Presses the button
-    once; returns the mark from before the press."""
+    """On the presence-only build: White bears off 3/off 2/off into a full tray (5 off, 5
+    slots) while the 1-point holds 5 checkers on its 5 slots: 3/1 2/off leaves the same sensor
+    readings. Presses the button once; returns the mark from before the press."""
     vb.force_position("white 3:1 2:4 1:5 off:5; black 1:5 off:10; white to move")
     vb.cmd("roll 3 2")
     vb.move(zone(vb, 0, 3), zone(vb, 0, 0))
@@ -221,7 +229,8 @@ def bear_off_the_sensors_cannot_see(vb):
 
 
 @pytest.mark.parametrize("mode", ["guide", "referee"])
-def test_plays_the_sensors_cannot_tell_apart_are_shown_and_confirmed_never_guessed(vb, mode):
+def test_plays_the_sensors_cannot_tell_apart_are_shown_and_confirmed_never_guessed(presence_vb, mode):
+    vb = presence_vb
     assert vb.cmd("mode " + mode)["t"] == "ok"
     m = bear_off_the_sensors_cannot_see(vb)
     s = vb.session
@@ -248,7 +257,8 @@ def test_plays_the_sensors_cannot_tell_apart_are_shown_and_confirmed_never_guess
     assert str(s.game.pos).startswith("white 2:3 1:5 off:7")
 
 
-def test_a_shown_reading_is_void_once_the_checkers_move(vb):
+def test_a_shown_reading_is_void_once_the_checkers_move(presence_vb):
+    vb = presence_vb
     m = bear_off_the_sensors_cannot_see(vb)
     s = vb.session
     assert s.tracker.ambiguous

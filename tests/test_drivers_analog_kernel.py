@@ -58,9 +58,9 @@ class Logged(AnalogScanner):
         AnalogScanner.__init__(self, *args, **kw)
         self.log = []
 
-    def _change(self, s, st, lv):
-        self.log.append((s, st, lv))
-        AnalogScanner._change(self, s, st, lv)
+    def _change(self, s, lv):
+        self.log.append((s, lv))
+        AnalogScanner._change(self, s, lv)
 
     def _track_drift(self):
         self.drift_calls = getattr(self, "drift_calls", 0) + 1
@@ -142,8 +142,8 @@ def python_run(seed, n, scans, per_scan, fshift, wb, other):
         for s in range(n):
             lines.vals[s] = (vals[s] << 4) | (vals[s] >> 8)
         sc.scan()
-        for s, st, lv in sc.log:
-            h = fold(h, (s, st, lv & 0xFF, lv >> 8))
+        for s, lv in sc.log:
+            h = fold(h, (s, lv & 0xFF, lv >> 8))
         sc.log = []
         h = fold(h, snapshot(sc))
     return h
@@ -192,8 +192,8 @@ for seed, n, scans, per_scan, fshift, wb, other in CONFIGS:
         sa = snapshot(a)
         assert sa == snapshot(b), (seed, i)
         assert a.fault_changed == b.fault_changed
-        for s, st, lv in a.log:
-            h = fold(h, (s, st, lv & 0xFF, lv >> 8))
+        for s, lv in a.log:
+            h = fold(h, (s, lv & 0xFF, lv >> 8))
         total_changes += len(a.log)
         a.log = []
         b.log = []
@@ -262,8 +262,8 @@ for trial in range(3000):
         c = (step[s] << 4) | (step[s] >> 8)
         lv = want_level[s] + ((c - want_level[s]) >> fshift)
         want_level[s] = lv
-        st = bh if lv > hi[s] else bl if lv < lo[s] else 0
-        if st != state[s]:
+        st = 1 if lv > hi[s] else 2 if lv < lo[s] else 0
+        if st:
             want.append((s << 2) | st)
     before = bytes(state)
     p[0] = first
@@ -343,7 +343,7 @@ def scans_with_the_heap_locked(code):
 
 
 scans_with_the_heap_locked(1241 + 400)
-assert sc.state == bytearray([2] * n), sc.state
+assert sc.state == bytearray([1 | 4] * n), sc.state      # one Black checker on each
 assert sc.raw == bytearray([0xFF, 0x03, 0xFF, 0x03]), sc.raw
 scans_with_the_heap_locked(1241)
 assert sc.state == bytearray(n) and sc.raw == bytearray(4), (sc.state, sc.raw)
@@ -455,8 +455,13 @@ def test_bad_code_bins_keep_the_thresholds_of_the_full_search():
         for s in range(2):
             for base in range(0, 0x10000, 97):
                 sc.set_baseline(s, base)
-                for occupied in (False, True):
-                    d = sc.off if occupied else sc.on
-                    want_hi = min(reference(base + d, 1, bad, guard), 0xFFFF)
-                    want_lo = max(reference(base - d, -1, bad, guard), 0)
-                    assert sc.thresholds(s, occupied) == (want_hi, want_lo), (bad, base)
+                # empty: +-on around the baseline; one White checker (state 1, read below):
+                # up to baseline - off; one Black (state 5, above): from baseline + off
+                for st, hi, lo in ((0, base + sc.on, base - sc.on), (1, base - sc.off, None),
+                                   (5, None, base + sc.off)):
+                    sc.state[s] = st
+                    want_hi = 0xFFFF if hi is None else \
+                        max(0, min(reference(hi, 1, bad, guard), 0xFFFF))
+                    want_lo = 0 if lo is None else max(0, min(reference(lo, -1, bad, guard), 0xFFFF))
+                    assert sc.thresholds(s, st != 0) == (want_hi, want_lo), (bad, base, st)
+                sc.state[s] = 0

@@ -203,18 +203,23 @@ def _run(hw, ms, changes=None):
     hw.sim.advance(ms, 5, each)
 
 
+# front end: (what a 15-checker point reads, its capacity); digital sees a slot occupied or not
+# (a full point), analog counts every stack level (3 per slot: 15 on 5 slots)
+FULL_POINT = {"digital": (5, 5), "analog": (15, 15)}
+
+
 def test_zone_counts_full_point_digital_and_analog():
-    for fe in ("digital", "analog"):
+    for fe, (head, cap) in FULL_POINT.items():
         hw = _hw(fe)
         sim = hw.sim
-        sim.set_zone(0, 15, 1)        # long nardy head: more checkers than slots
+        sim.set_zone(0, 15, 1)        # long nardy head: a row of 5, stacked three high
         sim.set_zone(5, 2, 2)
         sim.set_zone(24, 1, 1)
         changes = []
         _run(hw, 200, changes)
         z = hw.zones
-        assert z.counts[0] == z.capacity[0] == 5, fe   # full
-        assert z.counts[5] == 2 and z.counts[24] == 1 and sum(z.counts) == 8, fe
+        assert z.counts[0] == head and z.capacity[0] == cap, fe
+        assert z.counts[5] == 2 and z.counts[24] == 1 and sum(z.counts) == head + 3, fe
         assert z.faults == 0
         if fe == "analog":
             assert z.colour[0] == 1 and z.colour[5] == 2 and z.colour[1] == 0
@@ -326,9 +331,9 @@ def test_calibration_is_kept_across_a_reboot():
 
 def test_sim_frame_sets_slots():
     hw = _hw("digital")
-    frame = bytearray(17)
+    frame = bytearray(18)
     frame[0] = 0b00000111            # slots 0-2: three checkers on k1
-    frame[16] = 0b00000010           # slot 129: tray off0's second slot
+    frame[16] = 0b00001000           # slot 131: tray off0's second slot
     hw.sim.set_frame(frame)
     _run(hw, 100)
     assert hw.zones.counts[0] == 3 and hw.zones.counts[26] == 1 and sum(hw.zones.counts) == 4
@@ -394,7 +399,8 @@ def test_led_limiter_scales_full_white():
 
 # Limiter rows: (white LEDs lit at the cap, limited?) for the digital budget (1530 mA of drive:
 # 18.8 mA per white LED at cap 80, so up to 81 LEDs pass untouched)
-LIMITER_ROWS = [(0, False), (10, False), (81, False), (82, True), (120, True), (150, True)]
+# digital build: (white LEDs at the brightness cap, limited?); 80 fit power.md's budget
+LIMITER_ROWS = [(0, False), (10, False), (80, False), (81, True), (120, True), (156, True)]
 
 
 def test_led_limiter_rows():

@@ -115,7 +115,7 @@ def test_bom_counts_follow_the_description():
     by = {(r["front_end"], r["value"]): r["quantity"] for r in rows}
     slots = hardware_gen.n_slots(DESC)
     assert by[("digital", "74HC165")] == DESC["digital"]["chips"]
-    assert by[("analog", "DRV5053 -45 mV/mT")] == slots
+    assert by[("analog", "DRV5053 -11 mV/mT")] == slots
     assert by[("both", "WS2812B")] == DESC["leds"]["count"]
     assert all(r["example_part_number"] for r in rows)
 
@@ -126,6 +126,32 @@ def test_stale_check_notices_a_change(tmp_path):
     assert hardware_gen.stale(desc, str(tmp_path)) == []
     desc["leds"]["count"] += 1
     assert "bom.csv" in hardware_gen.stale(desc, str(tmp_path))
+
+
+def test_stack_model_follows_the_geometry(tmp_path):
+    # board.json's derived levels/crosstalk are what its geometry gives; a changed geometry is
+    # stale until `hardware` rewrites that line
+    assert not hardware_gen.model_stale(DESC)
+    desc = json.loads(json.dumps(DESC))
+    desc["analog"]["stack"]["sensor_depth_mm"] = 10
+    assert hardware_gen.model_stale(desc)
+    path = tmp_path / "board.json"
+    path.write_text(open(hardware_gen.DESCRIPTION).read().replace('"sensor_depth_mm": 12',
+                                                                  '"sensor_depth_mm": 10'))
+    assert hardware_gen.write_model(desc, str(path))
+    again = hardware_gen.load(str(path))
+    assert not hardware_gen.model_stale(again)
+    assert again["analog"]["stack"]["levels_mT"][0] > DESC["analog"]["stack"]["levels_mT"][0]
+
+
+def test_stacked_levels_are_apart_and_within_the_sensor_range():
+    st = DESC["analog"]["stack"]
+    lv = st["levels_mT"]
+    assert lv == sorted(lv) and lv[1] - lv[0] > 10 and lv[2] - lv[1] > 5
+    worst = lv[-1] + 4 * max(abs(x) for k in st["crosstalk_mT"].values() for x in k)
+    sens = abs(DESC["analog"]["sensitivity_mv_mt"])
+    linear = 800 / sens                       # DRV5053: 0.2-1.8 V around 1.0 V
+    assert worst * (1 + st["tolerances"]["gain_pct"] / 100) < linear
 
 
 def test_cmd_hardware_check_passes():

@@ -10,12 +10,19 @@ from firmware.board.zonemap import ZONES
 
 
 class SimHands:
-    """Stacks of sides (0 White, 1 Black) per zone, bottom first, and the hand (lifted sides)."""
+    """Stacks of sides (0 White, 1 Black) per zone, bottom first, and the hand (lifted sides).
+
+    Each checker keeps its magnet (``ids``: White 0..14, Black 15..29, beside ``stacks``), so the
+    simulated sensors see that magnet's own tolerances wherever it goes. A zone's checkers stand
+    as people set them: a row from the base, then stacked on it (checker i of the zone on slot
+    i % slots, level i // slots)."""
 
     def __init__(self, world):
         self.world = world
         self.stacks = [[] for _ in range(ZONES)]
+        self.ids = [[] for _ in range(ZONES)]
         self.hand = []
+        self.hand_ids = []
         self.tick = None          # called with the clock while waiting (the App's tick)
         self.led_lines = True     # write a "leds" line for every LED frame
         self.scan_ms = 5          # the firmware's scan period while waiting
@@ -24,12 +31,21 @@ class SimHands:
         w = self.world
         cfg = w.cfg
         first = cfg.zone_first[z]
+        cap = cfg.zone_cap[z]
         st = self.stacks[z]
-        for j in range(cfg.zone_cap[z]):
-            if j < len(st):
-                w.set_slot(first + j, 1, st[j] + 1)
-            else:
-                w.set_slot(first + j, 0)
+        ids = self.ids[z]
+        for j in range(cap):
+            sides = [st[i] + 1 for i in range(j, len(st), cap)]
+            w.set_stack(first + j, sides, [ids[i] for i in range(j, len(st), cap)])
+
+    def _free_id(self, side):
+        used = set(self.hand_ids)
+        for z in range(ZONES):
+            used.update(self.ids[z])
+        for i in range(15 * side, 15 * side + 15):
+            if i not in used:
+                return i
+        return None
 
     def count(self, z):
         return len(self.stacks[z])
@@ -41,10 +57,12 @@ class SimHands:
             if not st:
                 raise ValueError("no checker on that zone")
             self.hand.append(st.pop())
+            self.hand_ids.append(self.ids[z].pop())
         else:
             for i in range(len(st) - 1, -1, -1):
                 if st[i] == side:
                     self.hand.append(st.pop(i))
+                    self.hand_ids.append(self.ids[z].pop(i))
                     break
             else:
                 raise ValueError("no checker of that side on that zone")
@@ -57,38 +75,61 @@ class SimHands:
             if not self.hand:
                 raise ValueError("no checker in the hand; give a side")
             side = self.hand.pop()
+            mid = self.hand_ids.pop()
         elif side in self.hand:
-            self.hand.remove(side)
+            i = len(self.hand) - 1 - self.hand[::-1].index(side)
+            self.hand.pop(i)
+            mid = self.hand_ids.pop(i)
+        else:
+            mid = self._free_id(side)
         self.stacks[z].append(side)
+        self.ids[z].append(mid)
         self._show(z)
 
     def put(self, counts, sides):
         """Replace everything: zone z holds counts[z] checkers of sides[z]."""
         self.hand = []
+        self.hand_ids = []
+        nxt = [0, 15]
         for z in range(ZONES):
             self.stacks[z] = [sides[z]] * counts[z]
+            self.ids[z] = []
+            for _ in range(counts[z]):
+                sd = sides[z]
+                self.ids[z].append(nxt[sd] if nxt[sd] < 15 * sd + 15 else None)
+                nxt[sd] += 1
             self._show(z)
 
     def frame(self, counts):
         """Set every zone's count; colours kept where checkers stay, new ones White."""
         for z in range(ZONES):
             st = self.stacks[z]
+            ids = self.ids[z]
             while len(st) > counts[z]:
                 st.pop()
+                ids.pop()
             while len(st) < counts[z]:
                 st.append(st[-1] if st else (1 if z in (25, 27) else 0))
+                ids.append(self._free_id(st[-1]))
             self._show(z)
 
     def setup(self, board, zmap):
         """Set out the checkers of a 52-count board (a rules Position's) as the variant places them."""
         self.hand = []
+        self.hand_ids = []
         for z in range(ZONES):
             self.stacks[z] = []
+            self.ids[z] = []
         for side in (0, 1):
+            mid = 15 * side
             for pip in range(26):
                 n = board[side * 26 + pip]
                 if n:
-                    self.stacks[zmap.zone(side, pip)].extend([side] * n)
+                    z = zmap.zone(side, pip)
+                    self.stacks[z].extend([side] * n)
+                    for _ in range(n):
+                        self.ids[z].append(mid if mid < 15 * side + 15 else None)
+                        mid += 1
         for z in range(ZONES):
             self._show(z)
 

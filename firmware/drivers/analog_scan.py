@@ -1,4 +1,5 @@
-"""Analog sensor front end: linear Hall sensors through two levels of 74HC4067 into ADC0."""
+"""Analog sensor front end: linear Hall sensors through two levels of 74HC4067 into ADC0, read as
+stack levels (how many same-colour checkers stand on a slot) with the neighbours' crosstalk taken out."""
 
 from array import array
 
@@ -34,6 +35,8 @@ _BIN = const(10)       # _bad_bins: which 1024-unit (64-code) bins a bad code's 
 EMPTY = 0
 WHITE = 1
 BLACK = 2
+_BLACK_FLAG = const(4)  # state: 0 empty, else the level (1..3) | 4 when Black
+_NONE = const(255)      # no neighbour
 
 
 def rp2_kernel(adc):
@@ -54,34 +57,45 @@ def rp2_kernel(adc):
 
 
 class AnalogScanner:
-    """Scan ``n`` linear Hall sensors into ``raw``: occupancy bits, then Black bits (polarity).
+    """Scan ``n`` linear Hall sensors into ``raw``: one occupancy plane per stack level (bit s of
+    plane k: slot s holds more than k checkers), then the Black plane (polarity).
 
     Per sensor: an IIR average (``filter_shift``), a calibrated baseline that slowly follows
-    drift while the slot is empty (one slot per call, ``drift_shift``), hysteresis (``on_codes``
-    from the baseline to become occupied, ``off_codes`` to stay so), thresholds kept clear of
-    the RP2040 ADC's bad codes, and rail readings (open or shorted sensor) reported in
-    ``faults``. ``per_scan`` slots are read per call, round robin, so a call stays short; the
-    hot loop only compares a level with the slot's current band and does the bookkeeping in
-    ``_change`` when the slot's state changes. Levels are kept in read_u16 units (code x 16).
+    drift while the slot is empty (one slot per call, ``drift_shift``), and a band: the levels
+    the slot's present state (empty, or a stack of 1..``levels`` checkers of one colour) allows,
+    widened by hysteresis (``on_codes``/``off_codes`` at the empty edge, ``hyst`` elsewhere).
+    The hot loop only compares a level with the slot's band; ``_change`` classifies a slot that
+    left it: the deviation from the baseline, in units of the slot's calibrated single-checker
+    signal ``unit``, against the half-way points of ``ratios`` (the fields of 1..``levels``
+    stacked checkers relative to one, /256). A stack also moves its neighbours' sensors a little (``crosstalk``: per kind
+    of neighbour, per level, /256 of a single checker's signal, signed); each slot's baseline
+    carries what its neighbours' present stacks add, so the band compare stays one compare.
+    Thresholds are kept clear of the RP2040 ADC's bad codes, and rail readings (open or shorted
+    sensor) are reported in ``faults``. ``per_scan`` slots are read per call, round robin.
+    Levels are kept in read_u16 units (code x 16).
+
+    ``levels`` = 1 with no ratios is the plain presence-and-colour scanner.
 
     ``kernel`` (the analog_viper module on the RP2040, see ``rp2_kernel``) replaces the Python
     loop with its compiled ``scan`` (select, settle ``settle`` turns, convert, filter, band
-    compare, changed slots into ``changed``) on the registers ``regs`` = (SIO base, ADC base);
-    ``_change`` then runs for each changed slot as before. Same results as the Python loop,
+    compare, slots that left their band into ``changed``) on the registers ``regs`` = (SIO base,
+    ADC base); ``_change`` then runs for each of them as before. Same results as the Python loop,
     which the host always runs.
     """
 
     def __init__(self, adc_read, mem32, sel_base, n, zero_code=1241, on_codes=150, off_codes=90,
                  filter_shift=2, drift_shift=3, rail_low=80, rail_high=3900, white_below=True,
                  bad_codes=(512, 1536, 2560, 3584), bad_guard=12, per_scan=None, kernel=None,
-                 regs=None, settle=SETTLE_LOOPS):
+                 regs=None, settle=SETTLE_LOOPS, levels=1, unit_codes=500, ratios=None,
+                 hyst=8, crosstalk=None, neighbours=None):
         self.adc_read = adc_read
         self.mem32 = mem32
         self.sel_base = sel_base
         self.n = n
         nb = (n + 7) >> 3
         self.nbytes = nb
-        self.raw = bytearray(2 * nb)
+        self.levels = levels
+        self.raw = bytearray((levels + 1) * nb)
         self.faults = bytearray(nb)
         self.fault_changed = False
         self.on = on_codes << _Q
@@ -100,6 +114,14 @@ class AnalogScanner:
                 if 0 <= b < 64:
                     bins[b] = 1
         self._bad_bins = bins
+        # the stack: ratios[k] = field of k+1 checkers / field of one (x256); the thresholds
+        # between level k and k+1 sit half-way, in units of each slot's calibrated unit
+        self.ratios = tuple(ratios) if ratios is not None else (256,)
+        self.hyst = hyst
+        self.unit = array("H", [unit_codes << _Q] * n)
+        self.crosstalk = crosstalk          # {kind index: bytes of signed /256 per level} or None
+        self.nbr = neighbours               # bytearray(4n): along-, along+, across-, across+
+        self.xoff = array("h", [0] * n)     # what the neighbours' stacks add to the baseline
         self.per_scan = per_scan or n
         self.level = array("H", [zero_code << _Q] * n)
         self.baseline = array("H", [zero_code << _Q] * n)
@@ -114,13 +136,12 @@ class AnalogScanner:
         self.kernel = kernel
         if kernel is not None:
             self._sio, self._adc = regs
-            # the kernel's parameters (analog_viper.scan's p): first, end, filter shift, state
-            # above the band, state below it, settle turns, conversions timed out; drift slot
-            # (0xFFFF: drift step in Python), rails, drift shift, empty band, step deferred
-            self._kp = array("i", [0, 0, filter_shift, BLACK if white_below else WHITE,
-                                   WHITE if white_below else BLACK, settle, 0, 0xFFFF,
+            # the kernel's parameters (analog_viper.scan's p): first, end, filter shift, (unused
+            # x2), settle turns, conversions timed out; drift slot (0xFFFF: drift step in
+            # Python), rails, drift shift, empty band, step deferred
+            self._kp = array("i", [0, 0, filter_shift, 0, 0, settle, 0, 0xFFFF,
                                    self.rail_low, self.rail_high, drift_shift, self.on, 0])
-            self.changed = array("H", [0] * n)      # changed slots, (slot << 2) | state
+            self.changed = array("H", [0] * n)      # slots that left their band, (slot << 2) | 1|2
             self._scan_range = self._scan_range_kernel
             if self.per_scan == n:                  # the whole board per call: the kernel
                 self._kp[1] = n                     # also does the usual drift step
@@ -143,15 +164,31 @@ class AnalogScanner:
         return t
 
     def thresholds(self, s, occupied):
-        """(hi, lo) band of slot s: outside it the slot reads occupied."""
-        self._set_band(s, occupied)
+        """(hi, lo) band of slot s empty (occupied False) or holding its present state."""
+        self._set_band(s, self.state[s] if occupied else EMPTY)
         return self.hi[s], self.lo[s]
 
-    def _set_band(self, s, occupied):
+    def _edge(self, s, k):
+        """Deviation (1/16 code) between level k and k+1 (k >= 1) of slot s, no hysteresis."""
+        r = self.ratios
+        return self.unit[s] * (r[k - 1] + r[k]) >> 9
+
+    def _set_band(self, s, st):
         base = self.baseline[s]
-        d = self.off if occupied else self.on
-        hi = base + d
-        lo = base - d
+        if st == EMPTY:
+            hi = base + self.on
+            lo = base - self.on
+        else:
+            lv = st & 3
+            h = self.unit[s] * self.hyst >> 8
+            low = self.off if lv == 1 else self._edge(s, lv - 1) - h
+            high = self._edge(s, lv) + h if lv < self.levels else 0x10000
+            if ((st & _BLACK_FLAG) == 0) == self.white_below:      # this colour reads below
+                hi = base - low
+                lo = base - high
+            else:
+                hi = base + high
+                lo = base + low
         bins = self._bad_bins
         i = hi >> _BIN
         if not 0 <= i < 64 or bins[i]:           # _clear_of_bad's own test, without the call
@@ -159,13 +196,26 @@ class AnalogScanner:
         i = lo >> _BIN
         if not 0 <= i < 64 or bins[i]:
             lo = self._clear_of_bad(lo, -1)
-        self.hi[s] = hi if hi < 0xFFFF else 0xFFFF
-        self.lo[s] = lo if lo > 0 else 0
+        self.hi[s] = hi if 0 <= hi < 0xFFFF else 0xFFFF if hi > 0 else 0
+        self.lo[s] = lo if 0 < lo <= 0xFFFF else 0 if lo <= 0 else 0xFFFF
+
+    def classify(self, s, lv):
+        """The state a filtered level ``lv`` of slot s reads as, without hysteresis: 0 empty,
+        else the stack level | 4 for Black."""
+        d = lv - self.baseline[s]
+        m = d if d >= 0 else -d
+        if m <= self.on:
+            return EMPTY
+        k = 1
+        while k < self.levels and m > self._edge(s, k):
+            k += 1
+        return k | (_BLACK_FLAG if (d > 0) == self.white_below else 0)
 
     def set_baseline(self, s, base):
-        """Set slot s's zero-field level (1/16 code) and its band."""
-        self.baseline[s] = base
-        self._set_band(s, self.state[s] != EMPTY)
+        """Set slot s's zero-field level (1/16 code, without the neighbours' crosstalk) and its
+        band."""
+        self.baseline[s] = base + self.xoff[s]
+        self._set_band(s, self.state[s])
 
     def select(self, s):
         self.mem32[_SIO_GPIO_OUT_XOR] = (self._selected ^ s) << self.sel_base
@@ -185,6 +235,7 @@ class AnalogScanner:
             base = (total << _Q) // samples
             self.level[s] = base
             self.state[s] = EMPTY
+            self.xoff[s] = 0
             self.set_baseline(s, base)
         for b in range(len(self.raw)):
             self.raw[b] = 0
@@ -192,15 +243,44 @@ class AnalogScanner:
             self.faults[b] = 0
         self.fault_changed = True
 
+    def calibrate_units(self, samples=16):
+        """With one checker of one colour on every slot, after ``calibrate``: each sensor's
+        single-checker signal, the unit its level thresholds scale with (the sensor's gain),
+        net of the crosstalk of the checkers on its neighbours."""
+        xt = self.crosstalk
+        for s in range(self.n):
+            total = 0
+            for _ in range(samples):
+                total += self.read_code(s)
+            d = ((total << _Q) // samples) - (self.baseline[s] - self.xoff[s])
+            d = d if d >= 0 else -d
+            if xt is not None:
+                f = 256
+                for i in range(4):
+                    if self.nbr[4 * s + i] != _NONE:
+                        x = xt[i >> 1][0]
+                        f += x - 256 if x > 127 else x
+                d = d * 256 // f
+            if d > self.on:
+                self.unit[s] = d if d < 0xFFFF else 0xFFFF
+            self._set_band(s, self.state[s])
+
     def calibration(self):
-        """The baselines as bytes (to store on flash)."""
-        return bytes(self.baseline)
+        """The baselines (without crosstalk) and units as bytes (to store on flash)."""
+        base = array("H", self.baseline)
+        for s in range(self.n):
+            base[s] -= self.xoff[s]
+        return bytes(base) + bytes(self.unit)
 
     def load_calibration(self, data):
-        base = array("H", data)
-        for s in range(min(self.n, len(base))):
-            self.level[s] = base[s]
-            self.set_baseline(s, base[s])
+        """Baselines, then (when present) units, as ``calibration`` gives them."""
+        vals = array("H", data)
+        n = self.n
+        for s in range(min(n, len(vals))):
+            self.level[s] = vals[s]
+            if len(vals) >= 2 * n:
+                self.unit[s] = vals[n + s]
+            self.set_baseline(s, vals[s])
 
     def scan(self):
         """Read the next ``per_scan`` slots; returns ``raw`` (occupancy bytes, then Black bytes)."""
@@ -231,22 +311,13 @@ class AnalogScanner:
         level = self.level
         hi = self.hi
         lo = self.lo
-        state = self.state
-        black_high = BLACK if self.white_below else WHITE
-        black_low = WHITE if self.white_below else BLACK
         for s in range(first, end):
             mem32[_SIO_GPIO_OUT_XOR] = step_xor[s]
             lv = level[s]
             lv += (adc_read() - lv) >> fshift
             level[s] = lv
-            if lv > hi[s]:
-                st = black_high
-            elif lv < lo[s]:
-                st = black_low
-            else:
-                st = EMPTY
-            if st != state[s]:
-                self._change(s, st, lv)
+            if lv > hi[s] or lv < lo[s]:
+                self._change(s, lv)
 
     def _scan_range_kernel(self, first, end):
         """``_scan_range`` by the viper kernel; ``_change`` runs after it for the slots that
@@ -281,33 +352,64 @@ class AnalogScanner:
         changed = self.changed
         level = self.level
         for i in range(c):
-            v = changed[i]
-            s = v >> 2
-            self._change(s, v & 3, level[s])
+            s = changed[i] >> 2
+            self._change(s, level[s])
 
     def adc_timeouts(self):
         """Conversions the viper kernel gave up waiting for (0 on the Python path)."""
         return self._kp[6] if self.kernel is not None else 0
 
-    def _change(self, s, st, lv):
+    def _change(self, s, lv):
+        """Slot s left its band: read its new state, set its band, its raw bits and its
+        neighbours' crosstalk."""
         was = self.state[s]
-        self.state[s] = st
-        if (was == EMPTY) != (st == EMPTY):
-            self._set_band(s, st != EMPTY)
-        b = s >> 3
-        m = 1 << (s & 7)
-        raw = self.raw
-        nb = self.nbytes
-        if st == EMPTY:
-            raw[b] &= ~m
-            raw[nb + b] &= ~m
-        else:
-            raw[b] |= m
-            if st == BLACK:
-                raw[nb + b] |= m
+        st = self.classify(s, lv)
+        if st != was:
+            self.state[s] = st
+            if self.crosstalk is not None:
+                self._neighbours(s, was, st)
+            b = s >> 3
+            m = 1 << (s & 7)
+            raw = self.raw
+            nb = self.nbytes
+            k = st & 3
+            for p in range(self.levels):
+                if p < k:
+                    raw[p * nb + b] |= m
+                else:
+                    raw[p * nb + b] &= ~m
+            c = self.levels * nb + b
+            if st & _BLACK_FLAG:
+                raw[c] |= m
             else:
-                raw[nb + b] &= ~m
+                raw[c] &= ~m
+        self._set_band(s, st)
         self._check_rail(s, lv)
+
+    def _field(self, st, kind, unit):
+        """What a stack in state ``st`` adds to a ``kind`` neighbour with that ``unit`` (1/16
+        code, signed as the reading moves)."""
+        if st == EMPTY:
+            return 0
+        x = self.crosstalk[kind][(st & 3) - 1]
+        if x > 127:
+            x -= 256
+        v = unit * x >> 8
+        return v if ((st & _BLACK_FLAG) != 0) == self.white_below else -v
+
+    def _neighbours(self, s, was, st):
+        nbr = self.nbr
+        for i in range(4):
+            t = nbr[4 * s + i]
+            if t == _NONE:
+                continue
+            kind = i >> 1
+            u = self.unit[t]
+            d = self._field(st, kind, u) - self._field(was, kind, u)
+            if d:
+                self.xoff[t] += d
+                self.baseline[t] += d
+                self._set_band(t, self.state[t])
 
     def _check_rail(self, s, lv):
         b = s >> 3
@@ -331,6 +433,6 @@ class AnalogScanner:
                 step = 1 if lv > base else -1
             if step:
                 self.baseline[s] = base + step
-                self._set_band(s, False)
+                self._set_band(s, EMPTY)
         s += 1
         self._drift_slot = 0 if s == self.n else s

@@ -25,8 +25,7 @@ _POLLS = const(2000)          # READY polls before a conversion counts as timed 
 _P_FIRST = const(0)
 _P_END = const(1)
 _P_SHIFT = const(2)            # filter shift
-_P_BLACK_HIGH = const(3)       # state of a level above hi
-_P_BLACK_LOW = const(4)        # state of a level below lo
+# p[3], p[4]: unused
 _P_SETTLE = const(5)           # countdown turns between the select write and the conversion
 _P_TIMEOUTS = const(6)         # conversions that never became READY (added to)
 _P_DRIFT = const(7)            # the drift slot; above 255: no drift step here
@@ -49,10 +48,9 @@ def scan(step_xor: ptr32, level: ptr16, hi: ptr16, lo: ptr16, state: ptr8, chang
     of the ADC's CS, so AINSEL and EN stay as set up), and while it runs judge slot s - 1; then
     poll READY in CS and take RESULT as read_u16 gives it ((code << 4) | (code >> 8)).
     Judging a slot: level += (code - level) >> p[2] (Python's floor shift, done on non-negative
-    operands so the 32-bit wrap of viper arithmetic cannot bite), then the state its band gives
-    (above hi: p[3], below lo: p[4], else 0 = empty). A slot whose state differs from state[s]
-    goes into changed as (s << 2) | new_state; state itself is left to the caller's
-    bookkeeping. Conversions that never became READY are added to p[6]. The ADC must be
+    operands so the 32-bit wrap of viper arithmetic cannot bite), then its band: a slot whose
+    level left [lo, hi] (the band of its present state) goes into changed as (s << 2) | 1
+    (above) or | 2 (below); classifying it is left to the caller's bookkeeping. Conversions that never became READY are added to p[6]. The ADC must be
     enabled on the right channel.
 
     The drift step (AnalogScanner._track_drift), when p[7] <= 255, in its usual case only: the
@@ -68,8 +66,6 @@ def scan(step_xor: ptr32, level: ptr16, hi: ptr16, lo: ptr16, state: ptr8, chang
     first = p[_P_FIRST]
     end = p[_P_END]
     fshift = p[_P_SHIFT]
-    black_high = p[_P_BLACK_HIGH]
-    black_low = p[_P_BLACK_LOW]
     settle = p[_P_SETTLE]
     rnd = (1 << fshift) - 1
     d = p[_P_DRIFT]
@@ -95,12 +91,12 @@ def scan(step_xor: ptr32, level: ptr16, hi: ptr16, lo: ptr16, state: ptr8, chang
                 lv -= (lv - c + rnd) >> fshift
             level[j] = lv
             if lv > hi[j]:
-                st = black_high
+                st = 1
             elif lv < lo[j]:
-                st = black_low
+                st = 2
             else:
                 st = 0
-            if st != state[j]:
+            if st:
                 changed[n] = (j << 2) | st
                 n += 1
                 if j == d:

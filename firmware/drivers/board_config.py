@@ -30,8 +30,12 @@ class BoardConfig:
             for s in range(self.zone_first[z], self.zone_first[z] + caps[z]):
                 self.slot_zone[s] = z
         self.ordered_zones = zones["ordered"]
+        self.beside = bytes(z for pair in zones.get("beside", ()) for z in pair)   # pairs
         self.digital = desc["digital"]
         self.analog = desc["analog"]
+        stack = self.analog.get("stack")
+        # checkers a slot counts: a stack's level (analog), or only whether it is occupied
+        self.levels = stack["levels"] if stack and self.front_end == "analog" else 1
         leds = desc["leds"]
         self.n_leds = leds["count"]
         self.led_driver = leds.get("driver", "neopixel")
@@ -46,6 +50,45 @@ class BoardConfig:
         self.sensing = desc["sensing"]
         self.power = desc["power"]
 
+    def neighbours(self):
+        """bytearray(4 * n_slots): per slot the slot before and after it on its zone's row, then
+        the same slot of the zone beside it on either side (255: none)."""
+        n = self.n_slots
+        out = bytearray(b"\xff" * (4 * n))
+        first = self.zone_first
+        cap = self.zone_cap
+        for z in range(ZONES):
+            for j in range(cap[z]):
+                s = first[z] + j
+                if j:
+                    out[4 * s] = s - 1
+                if j + 1 < cap[z]:
+                    out[4 * s + 1] = s + 1
+        bz = self.beside
+        for i in range(0, len(bz), 2):
+            a = bz[i]
+            b = bz[i + 1]
+            for j in range(min(cap[a], cap[b])):
+                sa = first[a] + j
+                sb = first[b] + j
+                out[4 * sa + 3] = sb
+                out[4 * sb + 2] = sa
+        return out
+
+    def stack_tables(self):
+        """(unit in ADC codes, ratios: field of 1..levels checkers /256 of one, crosstalk {0 along, 1 across: signed /256 bytes},
+        hysteresis /256) of the analog stack model, for the scanner."""
+        a = self.analog
+        st = a["stack"]
+        mt = st["levels_mT"]
+        per_mt = a["sensitivity_mv_mt"] * 4095 / a["adc_mv"]
+        unit = int(abs(mt[0] * per_mt) + 0.5)
+        ratios = tuple(int(256 * x / mt[0] + 0.5) for x in mt)
+        xt = {}
+        for i, kind in enumerate(("along", "across")):
+            xt[i] = bytes((int(round(256 * x / mt[0])) & 0xFF) for x in st["crosstalk_mT"][kind])
+        return unit, ratios, xt, st["level_hyst_pct"] * 256 // 100
+
     def led_budget_ma(self):
         """mA left for driving the LEDs: derated supply minus logic, sensors and LED idle current."""
         p = self.power
@@ -57,11 +100,21 @@ class BoardConfig:
         return usable - logic - sensors - idle
 
 
+def _drop_notes(d):
+    """Remove the prose (notes, part descriptions) the firmware never reads: RAM."""
+    for key in ("note", "sensor", "to", "supply"):
+        d.pop(key, None)
+    for v in d.values():
+        if isinstance(v, dict):
+            _drop_notes(v)
+
+
 def load(path="hardware/board.json", front_end=None):
     """Parse the description; front_end overrides its 'front_end' ("digital" or "analog")."""
     with open(path) as f:
         desc = json.load(f)
     desc.pop("parts", None)
+    _drop_notes(desc)
     if front_end:
         desc["front_end"] = front_end
     return BoardConfig(desc)

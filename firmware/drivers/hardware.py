@@ -52,6 +52,13 @@ class Hardware:
             # imported here: a digital board never spends RAM on the analog scanner's code
             from firmware.drivers.analog_scan import AnalogScanner, rp2_kernel
             kernel, regs = rp2_kernel(adc)
+            levels = cfg.levels
+            unit = ratios = xt = None
+            hyst = 8
+            nbr = None
+            if levels > 1:
+                unit, ratios, xt, hyst = cfg.stack_tables()
+                nbr = cfg.neighbours()
             scanner = AnalogScanner(adc.read_u16, machine.mem32, base, cfg.n_slots,
                                     zero_code=a["zero_code"], on_codes=a["on_codes"],
                                     off_codes=a["off_codes"], filter_shift=a["filter_shift"],
@@ -59,8 +66,12 @@ class Hardware:
                                     rail_high=a["rail_high"], white_below=a["white"] == "below",
                                     bad_codes=a["bad_codes"], bad_guard=a["bad_guard"],
                                     per_scan=None if kernel or sim else a.get("per_scan"),
-                                    kernel=kernel, regs=regs)
-            debouncer = SlotDebouncer(2 * nb, sensing["press_ms"], sensing["release_ms"])
+                                    kernel=kernel, regs=regs, levels=levels,
+                                    unit_codes=unit or 500, ratios=ratios, hyst=hyst,
+                                    crosstalk=xt, neighbours=nbr)
+            # one plane per stack level, then the colour plane
+            debouncer = SlotDebouncer((levels + 1) * nb, sensing["press_ms"], sensing["release_ms"])
+        cfg.analog.pop("stack", None)   # the scanner has its tables (the simulator its own): RAM
         self.scanner = scanner
         self.zones = ZoneReader(cfg, scanner, debouncer, sensing["stuck_ms"],
                                 sensing["chatter_count"], sensing["chatter_ms"],
@@ -86,8 +97,12 @@ class Hardware:
         self.storage = Storage(storage_root, fs)
         if cfg.front_end == "analog":
             saved = self.storage.read(CALIBRATION)
-            if saved is not None and len(saved) == 2 * cfg.n_slots:
+            if saved is not None and len(saved) in (2 * cfg.n_slots, 4 * cfg.n_slots):
                 scanner.load_calibration(saved)
+            elif sim is not None:
+                # a simulated board comes calibrated from the factory: its own scanner measured
+                # it once (zeros empty, gains under one checker per slot), kept in the world
+                scanner.load_calibration(sim.factory_calibration(scanner))
         self.wdt = Watchdog(machine.WDT)
         self.buzzer = Buzzer(machine.PWM(Pin(pins["buzzer"])))
 
@@ -99,6 +114,16 @@ class Hardware:
         self.scanner.calibrate(samples)
         self.storage.write_atomic(CALIBRATION, self.scanner.calibration())
         self.zones.clear_faults()
+        return True
+
+    def calibrate_gains(self, samples=16):
+        """Analog front end, one checker on every slot (after ``calibrate_sensors``): measure
+        every sensor's single-checker signal, which its stack levels scale with; kept in
+        storage with the zeros."""
+        if self.config.front_end != "analog":
+            return False
+        self.scanner.calibrate_units(samples)
+        self.storage.write_atomic(CALIBRATION, self.scanner.calibration())
         return True
 
 

@@ -1,4 +1,7 @@
-"""Zone reader: debounced sensor slots -> per-zone counts and colours, with stuck-sensor faults."""
+"""Zone reader: debounced sensor slots (and their stack levels) -> per-zone checker counts and
+colours, with stuck-sensor faults."""
+
+from array import array
 
 from firmware.drivers.ticks import ticks_diff
 
@@ -10,6 +13,10 @@ MIXED = 3
 
 class ZoneReader:
     """Turn a scanner's slots into ``counts`` / ``colour`` / ``faults`` per zone (0..27).
+
+    The scanner's raw bytes are ``levels`` occupancy planes (plane k: the slot holds more than k
+    checkers; one plane for presence-only sensors) and, when it tells colours, a Black plane; a
+    zone's count is the sum of its slots' levels, its ``capacity`` slots x levels.
 
     A slot is not believed (masked, and its zone's bit set in ``faults``) when:
     * stuck: on a point (zone < ``ordered``) it reads occupied above an empty slot nearer the base
@@ -42,7 +49,10 @@ class ZoneReader:
         self.debouncer = debouncer
         self.n = cfg.n_slots
         self.first = cfg.zone_first
-        self.capacity = bytearray(cfg.zone_cap)
+        self.slots = cfg.zone_cap
+        levels = getattr(scanner, "levels", 1)
+        self.levels = levels
+        self.capacity = bytearray(c * levels for c in cfg.zone_cap)
         self.slot_zone = cfg.slot_zone
         self.ordered = cfg.ordered_zones
         self.counts = bytearray(ZONES)
@@ -50,12 +60,12 @@ class ZoneReader:
         self.faults = 0
         nb = (self.n + 7) >> 3
         self.nbytes = nb
-        self.has_colour = len(debouncer.stable) >= 2 * nb
+        self.has_colour = len(debouncer.stable) >= (levels + 1) * nb
         self._bad = bytearray(nb)        # slots masked by stuck or chatter detection
         self._none = bytes(nb)
         self._toggles = bytearray(self.n)   # flips in the current chatter_ms window
         self._quick = bytearray(self.n)     # consecutive quick flips
-        self._last_flip = [0] * self.n
+        self._last_flip = array("i", [0] * self.n)
         self._gap_since = [0] * ZONES
         self._gapped = 0                 # bitmap of zones with a gap being timed
         self._dirty = 0                  # bitmap of zones to recount
@@ -116,14 +126,14 @@ class ZoneReader:
             m = changed[b]
             if not m:
                 continue
-            colour_half = b >= nb
-            base = (b - nb if colour_half else b) << 3
+            plane = b // nb
+            base = (b - plane * nb) << 3
             bit = 0
             while m:
                 if m & 1:
                     s = base + bit
                     self._dirty |= 1 << slot_zone[s]
-                    if not colour_half:
+                    if not plane:
                         self._toggled = True
                         t = toggles[s] + 1
                         if t < 255:
@@ -177,7 +187,7 @@ class ZoneReader:
         first = self.first[z]
         seen_empty = False
         bad = self._bad
-        for s in range(first, first + self.capacity[z]):
+        for s in range(first, first + self.slots[z]):
             m = 1 << (s & 7)
             if bad[s >> 3] & m:
                 continue
@@ -196,6 +206,8 @@ class ZoneReader:
         pol = deb.polarity
         nb = self.nbytes
         colour_on = self.has_colour
+        levels = self.levels
+        cplane = levels * nb
         rail = self.scanner.faults
         bad = self._bad
         z = 0
@@ -207,7 +219,7 @@ class ZoneReader:
                 gap = False
                 seen_empty = False
                 masked = False
-                for s in range(first, first + self.capacity[z]):
+                for s in range(first, first + self.slots[z]):
                     b = s >> 3
                     m = 1 << (s & 7)
                     if bad[b] & m or (rail is not None and rail[b] & m):
@@ -215,10 +227,15 @@ class ZoneReader:
                         continue
                     if (stable[b] ^ pol) & m:
                         count += 1
+                        p = nb + b
+                        for _ in range(1, levels):       # the stack's further checkers
+                            if stable[p] & m:
+                                count += 1
+                            p += nb
                         if seen_empty:
                             gap = True
                         if colour_on:
-                            colours |= BLACK if stable[nb + b] & m else WHITE
+                            colours |= BLACK if stable[cplane + b] & m else WHITE
                     else:
                         seen_empty = True
                 zbit = 1 << z

@@ -1,4 +1,5 @@
-"""The simulated board: sensor magnets, buttons, clock, LED strip, random bits and flash, at the raw level."""
+"""The simulated board: sensor magnets (stacks of checkers on slots), buttons, clock, LED strip,
+random bits and flash, at the raw level."""
 
 import os
 
@@ -57,7 +58,10 @@ class SimWorld:
     own scanner, debouncer and zone reader run unchanged on top.
     """
 
-    signal_codes = 500       # ADC codes a magnet moves a linear Hall sensor from its zero
+    # ADC codes one magnet moves a linear Hall sensor from its zero in the idealised model (flat
+    # sensors, equal magnets); None: the physical model of board.json's analog.stack (hallfield)
+    signal_codes = None
+    noise = None             # ADC noise (codes); None: the physical model's
     rosc_p1 = 154            # raw ROSC bit is 1 with probability rosc_p1/256 (biased on purpose)
 
     def __init__(self, cfg, storage_root=None, realtime=False, seed=None):
@@ -72,11 +76,11 @@ class SimWorld:
         self.wdt_timeout = None
         self.wdt_fed = 0
         self.wdt_fired = False
-        self.noise = 0
         self._lcg = 12345
         self._rbits = b""
         self._rpos = 0
         self._seed = None if seed is None else (seed * 2654435761 + 1) & 0xFFFFFFFF or 1
+        self._phys_seed = 1 if seed is None else seed     # magnets' and sensors' tolerances
         self.fs = SimFlash(storage_root or _temp_dir(self))
         try:
             self.fs.mkdir("/")
@@ -89,12 +93,18 @@ class SimWorld:
         """(Re)connect the parts described by cfg; sensor and flash state survive a reboot."""
         if self.cfg is None or cfg.n_slots != self.cfg.n_slots:
             n = cfg.n_slots
-            self.occ = bytearray(n)
-            self.col = bytearray(n)
+            self.lev = bytearray(n)      # checkers stacked on each slot
+            self.col = bytearray(n)      # colour of the bottom one: 1 White, 2 Black
             self.stuck = {}
-            self.offset = [((s * 37) % 121) - 60 for s in range(n)]
             self.drift_codes = 0
             self.release_at = [None, None, None]
+            self.field = None
+            self._factory = None
+            stack = cfg.analog.get("stack")
+            if stack and cfg.front_end == "analog":      # only Hall sensors read the field
+                from firmware.sim.hallfield import HallField
+                self.field = HallField(cfg, self._phys_seed)
+            self.stack_max = stack["levels"] if stack else 1
         self.cfg = cfg
         self.sel_base = cfg.pins["mux_s0"]
         self.btn_base = cfg.pins["btn_p0"]
@@ -131,16 +141,36 @@ class SimWorld:
             self.wdt_fired = True
 
     # sensors ---------------------------------------------------------------
+    @staticmethod
+    def offset(s):
+        """The idealised sensors' zero offsets (codes)."""
+        return ((s * 37) % 121) - 60
+
     def set_slot(self, s, on, colour=1):
-        self.occ[s] = 1 if on else 0
-        self.col[s] = colour if on else 0
+        """One checker (``colour`` 1 White, 2 Black) on slot s, or none."""
+        self.set_stack(s, (colour,) if on else ())
+
+    def set_stack(self, s, sides, ids=None):
+        """Slot s holds a stack of checkers: ``sides`` (1 White, 2 Black) bottom first, with
+        their magnets ``ids`` (checkers 0..29; None: loose magnets)."""
+        n = len(sides)
+        self.lev[s] = n
+        self.col[s] = sides[0] if n else 0
+        if self.field is not None:
+            self.field.put(s, sides, ids)
 
     def set_zone(self, z, count, colour=0):
-        """Put ``count`` checkers on zone z (slots filled from the base; more than fit = full);
-        colour 1 White, 2 Black (0: White, for the digital front end it does not matter)."""
+        """Put ``count`` checkers on zone z as people do: a row from the base, then stacked on
+        it (checker i on slot i % slots, level i // slots); more than fit are left off; colour
+        1 White, 2 Black (0: White, for the digital front end it does not matter)."""
         first = self.cfg.zone_first[z]
-        for j in range(self.cfg.zone_cap[z]):
-            self.set_slot(first + j, j < count, colour or 1)
+        cap = self.cfg.zone_cap[z]
+        c = colour or 1
+        for j in range(cap):
+            k = (count - j + cap - 1) // cap if count > j else 0
+            if k > self.stack_max:
+                k = self.stack_max
+            self.set_stack(first + j, (c,) * k)
 
     def set_frame(self, bits):
         """A whole occupancy frame: slot s = byte s >> 3, bit s & 7 (colour kept or White)."""
@@ -162,7 +192,7 @@ class SimWorld:
     def occupied(self, s):
         v = self.stuck.get(s)
         if v is None:
-            return self.occ[s]
+            return 1 if self.lev[s] else 0
         return 1 if v == 1 else 0
 
     def shift_bytes(self, buf):
@@ -181,18 +211,75 @@ class SimWorld:
         if s >= self.cfg.n_slots:
             return 0
         v = self.stuck.get(s)
+        field = self.field
         if v == "open":
             code = 0
-        else:
-            code = self.cfg.analog["zero_code"] + self.offset[s] + self.drift_codes
+        elif self.signal_codes is not None or field is None:      # the idealised sensors
+            zero = self.offset(s) if field is None else int(field.sensor(s)[1] + 0.5)
+            code = self.cfg.analog["zero_code"] + zero + self.drift_codes
             if self.occupied(s):
                 colour = 1 if v == 1 else self.col[s]
-                code += -self.signal_codes if colour == 1 else self.signal_codes
-            if self.noise:
-                self._lcg = (self._lcg * 1103515245 + 12345) & 0x7FFFFFFF
-                code += (self._lcg >> 8) % (2 * self.noise + 1) - self.noise
+                sig = self.signal_codes or 500
+                k = 1 if v == 1 else self.lev[s]
+                code += -sig * k if colour == 1 else sig * k
+            code += self._noise(self.noise or 0)
+        else:
+            code = self.cfg.analog["zero_code"] + self.drift_codes
+            if v == 1:                                  # stuck on: reads as one White checker
+                gain, zero, _ = field.sensor(s)
+                code += zero + gain * field.per_mt * field.l1
+            elif v == 0:
+                code += field.sensor(s)[1]
+            else:
+                code += field.code(s)
+            if not isinstance(code, int):
+                code = int(code + 0.5) if code >= 0 else 0
+            code += self._noise(field.noise if self.noise is None else self.noise)
         code = 0 if code < 0 else 4095 if code > 4095 else code
         return (code << 4) | (code >> 8)
+
+    def _noise(self, amp):
+        """Uniform noise of +-amp codes (the idealised model), or the physical model's."""
+        if not amp:
+            return 0
+        if self.signal_codes is None and self.field is not None and self.noise is None:
+            return self.field.noise_code()
+        self._lcg = (self._lcg * 1103515245 + 12345) & 0x7FFFFFFF
+        return (self._lcg >> 8) % (2 * amp + 1) - amp
+
+    def factory_calibration(self, scanner):
+        """What the factory measured on this board with its own scanner: the zeros with the
+        board empty, then the gains with one White checker (a loose magnet) on every slot.
+        Computed once per world (kept across reboots, like a board's flash); the checkers on
+        the board are put back afterwards."""
+        if self._factory is None:
+            n = self.cfg.n_slots
+            f = self.field
+            keep = None
+            if any(self.lev):            # checkers on the board: set them aside meanwhile
+                keep = (bytes(self.lev), bytes(self.col))
+                if f is not None:
+                    keep += (bytes(f.lev), bytes(f.ids), bytes(f.side), bytes(f.r2))
+            for s in range(n):
+                self.set_stack(s, ())
+            scanner.calibrate(8)
+            for s in range(n):
+                self.set_stack(s, (1,))
+            scanner.calibrate_units(8)
+            self._factory = scanner.calibration()
+            for s in range(n):
+                self.set_stack(s, ())
+            if keep is not None:
+                self.lev[:] = keep[0]
+                self.col[:] = keep[1]
+                if f is not None:
+                    f.lev[:] = keep[2]
+                    f.ids[:] = keep[3]
+                    f.side[:] = keep[4]
+                    f.r2[:] = keep[5]
+                    for s in range(n):
+                        f.refresh(s)
+        return self._factory
 
     # buttons ---------------------------------------------------------------
     def press(self, button, ms=100):
@@ -237,7 +324,7 @@ class SimWorld:
         """A raw, deliberately biased random bit (the driver must whiten it)."""
         pos = self._rpos
         if pos >= len(self._rbits):
-            self._rbits = self._random_bytes(4096)
+            self._rbits = self._random_bytes(256)     # small: no large block on a tight heap
             pos = 0
         self._rpos = pos + 1
         return 1 if self._rbits[pos] < self.rosc_p1 else 0
