@@ -125,8 +125,13 @@ def test_page_loads_and_a_mouse_drag_reaches_the_firmware(board_page):
     page.mouse.up()
     step_to = rules.k_of(side, dst)
     page.wait_for_function(
-        "(k) => Array.from(document.querySelectorAll('#log li')).some(li => li.textContent.startsWith('step ') && li.textContent.includes(' to=' + k + ' '))",
+        "(k) => Array.from(document.querySelectorAll('#log li .raw')).some(r => {"
+        " if (!r.textContent.startsWith('{')) return false;"
+        " const m = JSON.parse(r.textContent); return m.ev === 'step' && m.to === k; })",
         arg=step_to, timeout=10000)
+    # the same step in words, in the mover's own numbering
+    said = "%s %d/%d" % (("White", "Black")[side], src, dst)
+    assert said in page.locator("#log li .words").all_text_contents()
     assert page.evaluate("(z) => nardy.state.stacks[z].slice(-1)[0]", zmap.zone(side, dst)) == side
     os.makedirs(ARTIFACTS, exist_ok=True)
     page.screenshot(path=os.path.join(ARTIFACTS, "virtual-board.png"))
@@ -219,7 +224,7 @@ def play_turn(page, rules, zmap, st):
             "(n) => (%s) > n && nardy.state.status.seal === nardy.state.record.head"
             % TURNS_RECORDED, arg=turns, timeout=10000)
     except Exception:
-        log = page.locator("#log li").all_text_contents()[:12]
+        log = page.locator("#log li .raw").all_text_contents()[:12]
         raise AssertionError("the turn %s %s was not committed; board said:\n%s"
                              % (st["dice"], play, "\n".join(log)))
 
@@ -231,7 +236,7 @@ def press_and_wait_for_record(page, button):
     try:
         page.wait_for_function("(n) => (%s) > n" % EVENTS_RECORDED, arg=n, timeout=10000)
     except Exception:
-        log = page.locator("#log li").all_text_contents()[:15]
+        log = page.locator("#log li .raw").all_text_contents()[:15]
         raise AssertionError("pressing %s journaled nothing (status %s); board said:\n%s"
                              % (button, page.evaluate("nardy.state.status"), "\n".join(log)))
 
@@ -273,7 +278,11 @@ def test_a_whole_short_game_is_played_through_the_page(board_page):
     listed = page.locator("#record li").all_text_contents()
     assert any(" wins " in text for text in listed)
     assert len(listed) >= len(turns)
-    assert listed[0].startswith("dice committed before the game: ")
+    assert listed[0].startswith("game 1 of Short nardy") and "dice committed: " in listed[0]
+    end = next(e for e in record["events"] if e["k"] == "end")
+    result = page.locator("#result-line")
+    result.wait_for(state="visible")
+    assert result.text_content().startswith("%s wins %d point" % (("White", "Black")[end["winner"]], end["points"]))
     assert any(text.startswith("dice seed revealed: ") for text in listed)
     from host_tools.export import check_dice
     assert check_dice(page.evaluate("nardy.state.record")) is None    # every throw the seed's
@@ -339,7 +348,8 @@ def test_live_view_follows_a_board_on_a_serial_port(browser, fake_board, tmp_pat
         page.wait_for_function("nardy.state.stacks.flat().length === 30")
         assert page.locator("#board text.count").all_text_contents() == ["15", "15"]
         page.wait_for_function("document.querySelectorAll('#record li').length === 3")
-        assert "long" in page.locator("#status-line").text_content()
+        assert page.locator("#status-line").text_content().startswith("Long nardy · White to play 6-5")
+        assert page.locator("#readonly").is_visible() and page.locator("#new-game").is_disabled()
     finally:
         page.close()
         stop_play(proc)

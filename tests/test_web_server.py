@@ -312,8 +312,11 @@ def test_connections_and_streams_are_bounded():
             streams.append(s)
         code, _, body = c.request("GET", "/api/stream?t=" + c.token)
         assert code == 503 and "too many" in answer(body)["msg"]
-        idle = [socket.create_connection(("127.0.0.1", c.port), timeout=5) for _ in range(3)]
-        time.sleep(0.5)                               # accepted: they hold the last two slots
+        idle = [socket.create_connection(("127.0.0.1", c.port), timeout=5) for _ in range(2)]
+        deadline = time.monotonic() + 3               # accepted: they hold the last two slots
+        while server.free_connections:
+            assert time.monotonic() < deadline, "the idle connections were not accepted"
+            time.sleep(0.01)
         code, _, _ = c.request("GET", "/api/state?t=" + c.token)
         assert code is None                           # every slot taken: closed at once
         deadline = time.monotonic() + 8               # the idle ones time out, slots come back

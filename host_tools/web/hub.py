@@ -6,16 +6,19 @@ import queue
 import threading
 import time
 
+from host_tools.web import words
 from host_tools.web.actions import Refused, command_line, protocol_line
 from host_tools.web.checkers import VirtualCheckers, stacks_of_position
+from host_tools.web.gameview import GameView
 
 LOG_SIZE = 400
 LISTENER_BACKLOG = 4000
 # events after which the game record has grown: ask the board for it again
 RECORD_EVENTS = ("new_game", "setup_ok", "opening", "roll", "choose", "cube", "commit",
-                 "game_over", "power_restore")
-# events after which the status changed without a status line from the board
-STATUS_EVENTS = ("step", "undo", "roll", "opening", "choose", "cube", "resync", "mismatch", "no_move")
+                 "illegal", "resign", "time_out", "game_over", "power_restore")
+# raw sensor events, which change nothing the status says: every other event is followed by a
+# fresh status, so that the status line is never older than the last event
+QUIET_EVENTS = ("lift", "place")
 
 
 class Reply:
@@ -48,6 +51,7 @@ class BoardHub:
         self.status = None
         self.leds = None
         self.record = None
+        self.game = GameView()
         self.link_up = False
         self.log = collections.deque(maxlen=LOG_SIZE)
         self.lines_in = 0
@@ -112,7 +116,12 @@ class BoardHub:
             return {"t": "snapshot", "mode": self.mode, "link": self.link.describe(),
                     "link_up": self.link_up, "hello": self.hello, "status": self.status,
                     "leds": self.leds, "record": self.record, "log": list(self.log),
-                    "checkers": self._checkers_view()}
+                    "checkers": self._checkers_view(), "view": self.game.view}
+
+    def match_records(self):
+        """The records of the current match's games the hub has seen, in game order."""
+        with self._lock:
+            return self.game.match_records()
 
     def _broadcast(self, message):
         for q in list(self._listeners):
@@ -180,10 +189,13 @@ class BoardHub:
             self.lines_in += 1
             try:
                 follow_up = self._take(msg)
+                changed = self.game.take(msg)
             except Exception as exc:       # a line the hub cannot follow must not stop the link
                 self._note({"dir": "in", "line": {"t": "text", "text": "hub: %r on %s" % (exc, text[:80])}})
-                follow_up = []
+                follow_up, changed = [], False
             self._broadcast(msg)
+            if changed:
+                self._broadcast(dict(self.game.view, t="view"))
         for line in follow_up:
             self.send(line, origin="hub")
 
@@ -218,7 +230,7 @@ class BoardHub:
             self._note({"dir": "in", "line": msg})
             name = msg.get("ev")
             # status first: when the record arrives, the status is at least as new as it
-            if name in STATUS_EVENTS:
+            if name not in QUIET_EVENTS:
                 follow_up.append("status")
             if name in RECORD_EVENTS:
                 follow_up.append("export")
@@ -243,8 +255,18 @@ class BoardHub:
             self._broadcast(dict(view, t="checkers"))
 
     def _note(self, entry):
+        """One line for the page's event list, in words and raw; sent to the pages at once."""
         entry["at"] = round(time.time(), 3)
+        line = entry["line"]
+        if entry["dir"] == "out":       # the page's hands on the virtual board: raw only
+            entry["words"] = None if line.startswith("sim ") else "sent: " + line
+        else:
+            try:
+                entry["words"] = words.event_words(line, self.game.rules(), self.game.cube_value())
+            except Exception:          # a line the words do not know: the raw line stands
+                entry["words"] = json.dumps(line)
         self.log.append(entry)
+        self._broadcast(dict(entry, t="log"))
 
 
 def _action_label(action):

@@ -8,6 +8,8 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
+from host_tools.export import ExportError, export
+from host_tools.web.fairness import self_test
 from host_tools.web.firmware_process import REPO_ROOT
 from host_tools.web.guard import TOKEN_HEADER, TOKEN_PARAM, Denied, Guard, body_length
 
@@ -74,6 +76,11 @@ class BoardPageServer(ThreadingHTTPServer):
         self.server_close()
 
     # a bounded number of connections at once (each holds a thread)
+    @property
+    def free_connections(self):
+        """How many more connections would be served now."""
+        return self._slots._value
+
     def process_request(self, request, client_address):
         if not self._slots.acquire(blocking=False):
             self.shutdown_request(request)
@@ -152,6 +159,10 @@ class _Handler(BaseHTTPRequestHandler):
             return self._json(self.server.hub.snapshot())
         if path == "/api/stream":
             return self._stream()
+        if path == "/api/export":
+            return self._export()
+        if path == "/api/fairness":
+            return self._json(self_test(self.server.hub.match_records()))
         self._send(404, b"not found\n", "text/plain")
 
     def _static(self, name):
@@ -192,6 +203,26 @@ class _Handler(BaseHTTPRequestHandler):
             if q is not None:
                 hub.unsubscribe(q)
             self.server.streams.release()
+
+    def _export(self):
+        """The match's records as gnubg's .mat or SGF (host_tools/export.py), or its reason why not."""
+        try:
+            fmt = (self._query().get("format") or ["mat"])[0]
+        except Denied as exc:
+            return self._deny(exc)
+        if fmt not in ("mat", "sgf"):
+            return self._deny(Denied(400, "the export formats are mat and sgf"))
+        records = self.server.hub.match_records()
+        if not records:
+            return self._json({"ok": False, "why": "no game has been recorded yet"}, 409)
+        try:
+            text, warnings = export(records, fmt)
+        except ExportError as exc:
+            return self._json({"ok": False, "why": str(exc)}, 422)
+        events = records[-1].get("events") or [{}]
+        name = "nardy-%s-%d-game%s.%s" % (events[0].get("variant", "game"), len(records),
+                                          "" if len(records) == 1 else "s", fmt)
+        self._json({"ok": True, "filename": name, "text": text, "warnings": warnings})
 
     # -- POST ------------------------------------------------------------------------------------
     def do_POST(self):

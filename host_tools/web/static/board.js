@@ -13,26 +13,24 @@ function take(msg) {
       $("link").textContent = msg.link + (msg.link_up ? "" : " (not connected)");
       $("link").classList.toggle("down", !msg.link_up);
       state.status = msg.status; state.statusAt = performance.now(); state.leds = msg.leds; state.record = msg.record;
+      state.view = msg.view;
       if (msg.checkers) { state.stacks = msg.checkers.stacks; state.hand = msg.checkers.hand; }
       $("log").innerHTML = "";
       msg.log.forEach(addLog);
-      renderStatus(); renderLeds(); renderCheckers(); renderRecord();
+      renderStatus(); renderView(); renderLeds(); renderCheckers();
       break;
     case "leds": state.leds = msg.rgb; renderLeds(); break;
     case "status": state.status = msg; state.statusAt = performance.now(); renderStatus(); break;
+    case "view": state.view = msg; renderView(); break;
     case "checkers": state.stacks = msg.stacks; state.hand = msg.hand; renderCheckers(); break;
     case "record": state.record = msg; renderRecord(); break;
+    case "log": addLog(msg); break;
     case "link":
       $("link").textContent = msg.what + " (disconnected)";
       $("link").classList.add("down");
       break;
-    case "ok": break;
-    case "ev":
-      noteSensed(msg);
-      addLog({ dir: "in", line: msg });
-      break;
-    default:
-      addLog({ dir: "in", line: msg });
+    case "ev": noteSensed(msg); break;
+    default: break;          // every other line reaches the event list as a "log" entry
   }
 }
 

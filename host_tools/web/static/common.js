@@ -19,6 +19,7 @@ const state = {
   hand: [],
   leds: null,           // hex string, 6 digits per LED (strip order)
   record: null,
+  view: null,           // the game in words, from the server (status line, notice, result, record)
   actions: 0,           // actions answered
   lines: 0,             // stream messages seen
   dragging: null,

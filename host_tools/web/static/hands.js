@@ -64,6 +64,10 @@ function wireControls() {
   $("mode").addEventListener("change", (e) => act({ do: "command", line: "mode " + e.target.value }));
   $("dice-mode").addEventListener("change", (e) => act({ do: "command", line: "dice " + e.target.value }));
   $("roll").addEventListener("click", () => act({ do: "command", line: `roll ${$("die-a").value} ${$("die-b").value}` }));
+  $("export-mat").addEventListener("click", () => exportRecord("mat"));
+  $("export-sgf").addEventListener("click", () => exportRecord("sgf"));
+  $("fairness").addEventListener("click", () => testDice());
+  $("raw").addEventListener("change", (e) => $("log").classList.toggle("raw", e.target.checked));
   $("set-clock").addEventListener("click", () => {
     const min = Number($("clock-min").value) || 0;
     act({ do: "command", line: min > 0 ? `clock ${Math.round(min * 60)} 12` : "clock off" });
@@ -123,6 +127,8 @@ window.nardy = {
   command(line) { return act({ do: "command", line }); },
   setup() { return act({ do: "setup" }); },
   newGame,
+  exportRecord,
+  testDice,
   idle() { return queue; },
   litZones() {
     return Array.from(layers.glow.querySelectorAll("[data-lit='1']")).map((r) => +r.getAttribute("data-glow"));

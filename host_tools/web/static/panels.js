@@ -1,28 +1,31 @@
-// The side panels: the status line, the event log and the game record.
+// The side panels: the status line and notice, the event list, the record, the export, the dice self-test.
+// The words come from the server (host_tools/web/words.py); this file only shows them.
 "use strict";
 
-// ---- status, log, record ----------------------------------------------------------------------------
+// ---- status, notice, result, score, cube and pips -----------------------------------------------------
 function renderStatus() {
   const s = state.status;
   if (!s) return;
-  const who = SIDE_NAME[s.turn];
-  let line = `${s.variant} · ${s.phase.replace("_", " ")}`;
-  if (s.phase === "move") line += ` · ${who} to play ${s.dice.join("-")} (left: ${s.dice_left.join(" ") || "none"})`;
-  else if (s.phase === "roll") line += ` · ${who} to roll`;
-  else if (s.phase === "setup") line += " · set out the checkers";
-  else if (s.phase === "opening") line += s.dice_mode === "manual" ? " · enter the opening throw" : " · press a player's button for the opening throw";
-  else if (s.phase === "doublet") line += ` · ${who}: choose the doublet (Menu changes it, your button confirms)`;
-  else if (s.phase === "doubled") line += ` · ${SIDE_NAME[1 - s.turn]}: take (your button) or drop (Menu)`;
-  else if (s.phase === "flagged") line += ` · ${who}'s turn is illegal: correct it`;
-  else if (s.phase === "resign") line += ` · ${who} offers to resign: ${SIDE_NAME[1 - s.turn]} accepts (button) or refuses (Menu)`;
-  else if (s.phase === "over") line += " · press a player's button for the next game";
-  $("status-line").textContent = line;
-  $("score-line").textContent = `score ${s.score[0]}–${s.score[1]}` + (s.match_to > 1 ? ` (match to ${s.match_to})` : "") + ` · game ${s.game} · ${s.mode}, dice ${s.dice_mode}`;
   $("variant").value = s.variant;
   $("mode").value = s.mode;
   $("dice-mode").value = s.dice_mode;
   $("manual-roll").hidden = s.dice_mode !== "manual";
   renderClock();
+}
+
+function renderView() {
+  const v = state.view || {};
+  $("status-line").textContent = v.line || "…";
+  const notice = $("notice");
+  notice.hidden = !v.notice;
+  notice.textContent = v.notice || "";
+  const result = $("result-line");
+  result.hidden = !v.result;
+  result.textContent = v.result || "";
+  $("score-line").textContent = v.score || "";
+  const pips = v.pips ? ` · pips: White ${v.pips[0]}, Black ${v.pips[1]}` : "";
+  $("game-line").textContent = (v.cube || "") + pips;
+  renderRecord();
 }
 
 // The tournament clock, counted down between status lines from the board's own figures.
@@ -49,54 +52,95 @@ function renderClock() {
 }
 setInterval(renderClock, 250);
 
-function describe(entry) {
-  const m = entry.line;
-  if (entry.dir === "out") return "> " + m;
-  if (m.t === "ev") {
-    const rest = Object.keys(m).filter((k) => k !== "t" && k !== "ev").map((k) => `${k}=${JSON.stringify(m[k])}`).join(" ");
-    return `${m.ev} ${rest}`;
-  }
-  if (m.t === "err") return `refused: ${m.cmd}: ${m.msg}`;
-  if (m.t === "text") return m.text;
-  return JSON.stringify(m);
+// ---- the event list: words, with the raw protocol line behind the toggle ---------------------------
+function rawText(entry) {
+  return entry.dir === "out" ? "> " + entry.line : JSON.stringify(entry.line);
 }
 
 function addLog(entry) {
   const li = document.createElement("li");
-  li.textContent = describe(entry);
-  if (entry.dir === "out") li.className = "out";
-  else if (entry.line && entry.line.t === "err") li.className = "err";
+  const words = document.createElement("span");
+  words.className = "words";
+  words.textContent = entry.words || rawText(entry);
+  const raw = document.createElement("span");
+  raw.className = "raw";
+  raw.textContent = rawText(entry);
+  li.append(words, raw);
+  if (!entry.words) li.classList.add("raw-only");     // a line a player need not read
+  if (entry.dir === "out") li.classList.add("out");
+  else if (entry.line && (entry.line.t === "err" || ["illegal", "refused", "mismatch", "time_out"].includes(entry.line.ev))) li.classList.add("err");
+  else if (entry.line && ["lift", "place"].includes(entry.line.ev)) li.classList.add("sensed");
   const log = $("log");
   log.insertBefore(li, log.firstChild);
   while (log.children.length > 300) log.removeChild(log.lastChild);
 }
 
+// ---- the record, in each mover's own numbering -------------------------------------------------------
 function renderRecord() {
   const ol = $("record");
+  const lines = (state.view && state.view.record) || [];
   ol.innerHTML = "";
-  const r = state.record;
-  if (!r) return;
-  for (const ev of r.events || []) {
-    let text = null;
-    if (ev.k === "turn") {
-      const steps = (ev.steps || []).map((s) => `${s[0]}/${s[1]}${s[3] ? "*" : ""}`).join(" ");
-      text = `${SIDE_NAME[ev.side]} ${ev.dice.join("")}: ${steps || "(no move)"}` + (ev.condoned ? " (condoned)" : "");
-    } else if (ev.k === "open") text = `opening roll ${ev.dice.join("-")}`;
-    else if (ev.k === "choose") text = `doublet chosen: ${ev.value}`;
-    else if (ev.k === "cube") text = `cube: ${ev.act}`;
-    else if (ev.k === "end") text = `${SIDE_NAME[ev.winner]} wins ${ev.points} (${ev.how}); score ${ev.score.join("–")}`;
-    else if (ev.k === "game" && ev.dice_commit) text = `dice committed before the game: ${ev.dice_commit.slice(0, 16)}…`;
-    else if (ev.k === "commit") text = `new dice seed committed: ${ev.dice_commit.slice(0, 16)}…` + (ev.why ? ` (${ev.why})` : "");
-    else if (ev.k === "reveal") text = `dice seed revealed: ${ev.seed.slice(0, 16)}… (python -m host_tools export checks every throw)`;
-    else if (ev.k === "clock") text = ev.reserve ? `clock: ${ev.reserve / 60000} min each, ${ev.delay / 1000} s delay` : "clock off";
-    else if (ev.k === "time") text = `${SIDE_NAME[ev.side]}'s time ran out`;
-    else if (ev.k === "resign") text = `${SIDE_NAME[ev.side]} resigns ${["", "a single", "a gammon", "a backgammon"][ev.level]}`;
-    if (text) {
-      const li = document.createElement("li");
-      li.textContent = text;
-      ol.appendChild(li);
-    }
+  for (const text of lines) {
+    const li = document.createElement("li");
+    li.textContent = text;
+    ol.appendChild(li);
   }
   ol.scrollTop = ol.scrollHeight;
-  $("seal").textContent = r.head ? "seal " + r.head : "";
+  const r = state.record;
+  $("seal").textContent = r && r.head ? "seal " + r.head : "";
+}
+
+// ---- export: the match as gnubg's .mat or SGF --------------------------------------------------------
+function exportRecord(fmt) {
+  return api("/api/export?format=" + fmt).then((r) => r.json()).then((res) => {
+    if (!res.ok) {
+      $("export-answer").textContent = "cannot export: " + res.why;
+      return res;
+    }
+    const a = document.createElement("a");
+    a.href = URL.createObjectURL(new Blob([res.text], { type: "text/plain" }));
+    a.download = res.filename;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 5000);
+    $("export-answer").textContent = "saved " + res.filename + (res.warnings.length ? " (" + res.warnings.join("; ") + ")" : "");
+    return res;
+  });
+}
+
+// ---- the dice self-test: a histogram of faces against the expected count -----------------------------
+function testDice() {
+  return api("/api/fairness").then((r) => r.json()).then((f) => {
+    state.fairness = f;
+    drawFairness(f);
+    return f;
+  });
+}
+
+function drawFairness(f) {
+  const svg = $("fairness-plot");
+  svg.innerHTML = "";
+  if (!f.n) {
+    svg.hidden = true;
+    $("fairness-text").textContent = "No electronic dice thrown in this match yet (dice entered by hand are not the board's).";
+    return;
+  }
+  svg.hidden = false;
+  const X0 = 40, Y0 = 170, W = 330, H = 140, slot = W / 6;
+  const top = Math.max(...f.counts, f.expected) * 1.15;
+  const y = (c) => Y0 - (c / top) * H;
+  el("line", { class: "axis", x1: X0, y1: Y0, x2: X0 + W, y2: Y0 }, svg);
+  el("line", { class: "axis", x1: X0, y1: Y0, x2: X0, y2: Y0 - H }, svg);
+  f.counts.forEach((c, i) => {
+    const x = X0 + i * slot + slot * 0.18;
+    el("rect", { class: "bar", "data-face": i + 1, "data-count": c, x, y: y(c), width: slot * 0.64, height: Y0 - y(c) }, svg);
+    el("text", { class: "tick", x: x + slot * 0.32, y: Y0 + 16 }, svg).textContent = i + 1;
+    el("text", { class: "tick", x: x + slot * 0.32, y: y(c) - 4 }, svg).textContent = c;
+  });
+  el("line", { class: "expected", x1: X0, y1: y(f.expected), x2: X0 + W, y2: y(f.expected) }, svg);
+  el("text", { class: "tick left", x: X0 - 4, y: y(f.expected) + 4 }, svg).textContent = f.expected.toFixed(1);
+  const verdict = f.p < 0.01 ? "unlikely for fair dice: test again with more throws" : "consistent with fair dice";
+  $("fairness-text").textContent = `${f.n} dice · expected ${f.expected.toFixed(1)} per face (dashed) · ` +
+    `χ² = ${f.chi2.toFixed(2)}, 5 degrees of freedom, p = ${f.p.toFixed(3)}: ${verdict}`;
 }
