@@ -92,7 +92,11 @@ class App:
                 gc.collect()     # hands are free: collect now, so no collection falls mid-lift
         else:
             self._render(now, self.dirty)
-            self.session.tracker.prepare()    # idle: ready the next lift's destinations
+            tr = self.session.tracker
+            hint = tr.hint
+            tr.prepare()                      # idle: ready the next lift's destinations
+            if tr.hint != hint:
+                self.dirty = True             # stacks the sensors cannot see: lit ahead
         hw.wdt.feed()
 
     def _render(self, now, force):

@@ -1,8 +1,9 @@
 """Soak the board: random legal games with realistic hands, noise and power cuts on the virtual board.
 
 python -m host_tools soak --variant V --games N --seed S [--noise none|low|high] [--json]
-Prints games, turns, desyncs, rejected legal moves, accepted illegal moves and lost turns; exits 1
-when any of the last four is not zero.
+Prints games, turns, desyncs, rejected legal moves, accepted illegal moves, lost turns, bad records
+and unlit lifts (a lift that lit nothing although the checker had a legal step); exits 1 when any of
+them is not zero.
 """
 
 import argparse
@@ -77,14 +78,15 @@ def main(argv):
         for v in variants:
             d = per[v]
             print("%-10s games %d turns %d desyncs %d rejected-legal %d accepted-illegal %d "
-                  "lost-turns %d bad-records %d (power cuts %d, illegal tries %d, mismatches "
-                  "shown %d, sensor-blind plays %d, fair-dice games %d)" % (
+                  "lost-turns %d bad-records %d unlit-lifts %d (power cuts %d, illegal tries %d, "
+                  "mismatches shown %d, sensor-blind plays %d, fair-dice games %d, lifts %d)" % (
                       v, d["games"], d["turns"], d["desyncs"], d["rejected_legal"],
-                      d["accepted_illegal"], d["lost_turns"], d["bad_records"], d["power_cuts"],
-                      d["illegal_tries"], d["mismatches"], d["sensor_blind"],
-                      d["fair_dice_games"]))
+                      d["accepted_illegal"], d["lost_turns"], d["bad_records"], d["unlit_lifts"],
+                      d["power_cuts"], d["illegal_tries"], d["mismatches"], d["sensor_blind"],
+                      d["fair_dice_games"], d["lifts"]))
         print("total: games %d turns %d desyncs %d rejected legal moves %d accepted illegal moves %d "
-              "lost turns %d bad records %d in %.1f s" % (
+              "lost turns %d bad records %d unlit lifts %d (of %d) sensor-blind plays %d in %.1f s" % (
                   out["games"], out["turns"], out["desyncs"], out["rejected_legal"],
-                  out["accepted_illegal"], out["lost_turns"], out["bad_records"], out["seconds"]))
+                  out["accepted_illegal"], out["lost_turns"], out["bad_records"],
+                  out["unlit_lifts"], out["lifts"], out["sensor_blind"], out["seconds"]))
     return 1 if total.failures() else 0

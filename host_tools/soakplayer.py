@@ -11,12 +11,13 @@ wrong: desyncs, legal turns it refused, illegal turns it accepted, committed tur
 from firmware.board.tracker import SETTLED
 
 NOISE = {"none": 0.0, "low": 0.05, "high": 0.2}
+LIFT_LED_MS = 100     # a lift's destinations must be lit this long after the hand's pace at most
 
 
 class Counters:
     FIELDS = ("games", "turns", "desyncs", "rejected_legal", "accepted_illegal", "lost_turns",
               "bad_records", "power_cuts", "illegal_tries", "mismatches", "sensor_blind",
-              "fair_dice_games")
+              "fair_dice_games", "lifts", "unlit_lifts")
 
     def __init__(self):
         for f in self.FIELDS:
@@ -31,7 +32,7 @@ class Counters:
 
     def failures(self):
         return (self.desyncs + self.rejected_legal + self.accepted_illegal + self.lost_turns
-                + self.bad_records)
+                + self.bad_records + self.unlit_lifts)
 
 
 class Player:
@@ -61,6 +62,30 @@ class Player:
         if self.chance(0.08):
             self.power_cut()
         self.check_lost(before)
+
+    def lift_own(self, z, side):
+        """The mover lifts a checker from zone z; counts a lift that lit nothing although the
+        checker had a legal step (the board in guide mode, the hands free before it)."""
+        vb = self.vb
+        s = vb.session
+        tr = s.tracker
+        turn = s.game.turn
+        pip = s.zmap.pip(side, z) if turn is not None else -1
+        legal = (tr.state == SETTLED and s.mode == "guide" and s.phase == "move" and pip > 0
+                 and turn.side == side and tr.turn is turn and turn.mine[pip]
+                 and bool(turn.targets(pip)))
+        vb.lift(z, side)
+        if legal:
+            self.c.lifts += 1
+            seen = tr.lit if tr.state != SETTLED else tr.hint
+            waited = 0
+            while not seen and waited < LIFT_LED_MS:     # hurried hands: give the board its time
+                vb.wait(10)
+                waited += 10
+                seen = tr.lit if tr.state != SETTLED else tr.hint
+            if not seen:
+                self.c.unlit_lifts += 1
+                self.note("a lift from", z, "lit nothing; state", tr.state)
 
     def power_cut(self):
         self.c.power_cuts += 1
@@ -212,7 +237,7 @@ class Player:
             self.act(vb.lift, h, opp)
             self.act(vb.place, bar, opp)
         if via and self.rng.random() < 0.4:
-            self.act(vb.lift, src, side)
+            self.act(self.lift_own, src, side)
             for z in via:
                 self.act(vb.place, z, side)
                 self.act(vb.lift, z, side)
@@ -223,7 +248,7 @@ class Player:
             if self.chance(0.6):
                 self.wrong_then_right(src, dst, side)
             else:
-                self.act(vb.lift, src, side)
+                self.act(self.lift_own, src, side)
                 self.act(vb.place, dst, side)
         if attacker_first:
             self.act(vb.lift, dst, opp)
@@ -238,7 +263,7 @@ class Player:
         if src > dst:
             path.reverse()
         path = path[:4]
-        self.act(vb.lift, src, side)
+        self.act(self.lift_own, src, side)
         for z in path:
             vb.hands.place(z, side)
             vb.guarded(vb.wait, self.rng.choice((10, 15, 30, 45)))
@@ -249,7 +274,7 @@ class Player:
     def wrong_then_right(self, src, dst, side):
         vb = self.vb
         wrong = self.rng.randrange(24)
-        self.act(vb.lift, src, side)
+        self.act(self.lift_own, src, side)
         if wrong != dst:
             self.act(vb.place, wrong, side)
             self.act(vb.lift, wrong, side)
@@ -257,7 +282,7 @@ class Player:
 
     def two_at_once(self, a, b, side):
         vb = self.vb
-        self.act(vb.lift, a[0], side)
+        self.act(self.lift_own, a[0], side)
         self.act(vb.lift, b[0], side)
         first, second = (a, b) if self.rng.random() < 0.5 else (b, a)
         self.act(vb.place, first[3], side)

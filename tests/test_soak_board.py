@@ -60,3 +60,12 @@ def test_soak_exit_status_reflects_the_failure_counters(monkeypatch, capsys):
     monkeypatch.setattr(cmd_soak, "run", broken)
     assert cmd_soak.main(["--variant", "short", "--games", "1"]) == 1
     assert "lost turns 1" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("variant", cmd_soak.VARIANTS)
+def test_stack_counting_build_has_no_blind_plays_and_no_unlit_lifts(variant):
+    # the analog build counts every checker: no play is hidden from the sensors, and every lift
+    # of a checker with a legal step lights its destinations (the long-nardy head included)
+    c = cmd_soak.run(variant, 1, seed=31, noise="high", fast=True, front_end="analog")
+    _assert_clean(variant, c)
+    assert c.lifts > 0 and c.unlit_lifts == 0 and c.sensor_blind == 0, c.as_dict()

@@ -1,5 +1,6 @@
-"""What the LEDs say: differing zones, legal destinations, illegal placements, the board's reading
-of a play the sensors cannot see whole, dice, whose turn."""
+"""What the LEDs say: differing zones, legal destinations (lit ahead, in their own colour, for stacks
+the sensors cannot see whole), a lifted checker that may not move, illegal placements, the board's
+reading of a play the sensors cannot see whole, dice, whose turn."""
 
 from firmware.board.tracker import HANDS, ILLEGAL, MISMATCH
 from firmware.board.zonemap import ZONES
@@ -9,6 +10,8 @@ LIFTED = 0x606060      # where the lifted checker came from
 TARGET = 0x00C040      # a legal destination
 HIT = 0xFF8000         # a legal destination that hits
 BACK = 0x0040FF        # put it back here (undo)
+NOSTEP = 0x400000      # a lifted checker that may not move (no legal step from there)
+AHEAD = 0x004040       # where the top checker of a stack the sensors cannot see may go
 WRONG = 0xFF0000       # illegal placement (flashing), or too many checkers (mismatch)
 SHORT = 0x0000FF       # fewer checkers than the game has there (mismatch / setup)
 DIE_ON = 0xFFFFFF
@@ -49,12 +52,17 @@ class LedView:
                 self._bits(tr.extra, WRONG)
         elif st == HANDS or st == ILLEGAL:
             if guide:
+                self._bits(tr.hint & ~tr.lit, AHEAD)
                 self._bits(tr.lifted, LIFTED)
+                self._bits(tr.stuck, NOSTEP)
                 self._bits(tr.lit & ~tr.hitlit, TARGET)
                 self._bits(tr.hitlit, HIT)
                 self._bits(tr.back, BACK)
                 if (now // FLASH_MS) & 1 == 0:
                     self._bits(tr.flash, WRONG)
+        elif guide and tr.hint and phase == "move":
+            # stacks the sensors cannot see whole: their top checker's destinations, lit ahead
+            self._bits(tr.hint, AHEAD)
         game = session.game
         turn = game.turn
         if phase == "resign":             # the points on offer blink on the dice

@@ -47,6 +47,10 @@ class Tracker:
         self.extra = 0      # bitmap: zones showing more
         self.lifted = 0     # bitmap: own zones with checkers in the air
         self.lit = 0        # bitmap: legal destinations of the lifted checkers
+        self.stuck = 0      # bitmap: lifted zones whose checker has no legal step (head rule...)
+        self.hint = 0       # bitmap: where the top checker of a stack the sensors cannot see
+                            # lifted may go (lit ahead, while the hands are free)
+        self.blind = 0      # bitmap: own zones a lift from which no sensor would see
         self.hitlit = 0     # bitmap: those destinations that hit
         self.back = 0       # bitmap: where a lifted checker came from this turn (undo)
         self.flash = 0      # bitmap: illegal placements
@@ -75,6 +79,7 @@ class Tracker:
         self.turn = turn
         self.gen += 1
         self.touched = 0
+        self.hint = self.blind = 0
         self.loose = restored
         if turn is not None:
             self.side = turn.side
@@ -99,6 +104,7 @@ class Tracker:
 
     def _refresh_expected(self):
         self.gen += 1
+        self.hint = self.blind = 0
         self.zmap.expected(self.turn.position().board, self.exp)
 
     # -- frames ---------------------------------------------------------------------------------
@@ -142,7 +148,7 @@ class Tracker:
 
     def _settle(self):
         self.state = SETTLED
-        self.missing = self.extra = self.lifted = self.lit = self.hitlit = 0
+        self.missing = self.extra = self.lifted = self.lit = self.hitlit = self.stuck = 0
         self.back = self.flash = 0
         self._cache = -1
         return SETTLED
@@ -445,18 +451,21 @@ class Tracker:
         if key != self._cache:
             self._cache = key
             self.lifted = lifted
-            lit = hitlit = back = 0
+            lit = hitlit = back = stuck = 0
             for pip in range(25, 0, -1):
                 if mine[pip] and (lifted >> zone_of[base + pip]) & 1:
                     self._know(pip)
                     lit |= self.reach_lit[pip]
                     hitlit |= self.reach_hit[pip]
+                    if not self.reach_lit[pip]:
+                        stuck |= 1 << zone_of[base + pip]
             for src, dst, die, hit in turn.steps:
                 if (lifted >> zone_of[base + dst]) & 1:
                     back |= 1 << zone_of[base + src]
             self.lit = lit
             self.hitlit = hitlit
             self.back = back
+            self.stuck = stuck
         allowed = self.lit | self.back | (1 << (BAR_ZONE + 1 - self.side))
         self.flash = self.extra & ~allowed
         if self.n_missing > HAND_MISSING or self.n_extra > HAND_EXTRA:
@@ -487,12 +496,38 @@ class Tracker:
         if self.reach_gen != self.gen:
             self.reach_gen = self.gen
             self.reach_done = 0
+        if self._hint_gen != self.gen:          # first the stacks no sensor sees whole
+            self._hint_gen = self.gen
+            self._blind_hint()
+            return True
         mine = turn.mine
         for pip in range(25, 0, -1):
             if mine[pip] and not (self.reach_done >> pip) & 1:
                 self._know(pip)
                 return True
         return False
+
+    _hint_gen = -1
+
+    def _blind_hint(self):
+        """``blind``: the mover's zones whose top checker could leave unseen (more checkers than
+        the sensors count there, or a sensor not believed); ``hint``: where those checkers may
+        go. Shown ahead, so a hand lifting from such a stack still sees its destinations."""
+        turn = self.turn
+        zone_of = self.zmap.zone_of
+        base = self.side * 26
+        mine = turn.mine
+        blind = hint = 0
+        for pip in range(25, 0, -1):
+            if not mine[pip]:
+                continue
+            z = zone_of[base + pip]
+            if self.exp[z] > self.cap[z] or (self.faults >> z) & 1:
+                blind |= 1 << z
+                self._know(pip)
+                hint |= self.reach_lit[pip]
+        self.blind = blind
+        self.hint = hint
 
     def _reach(self, pip):
         """Every zone the checker on ``pip`` may reach with the dice left (into _lit/_hit)."""
