@@ -117,6 +117,15 @@ def test_status_line(changes, said):
     assert words.status_line(dict(STATUS, **changes)) == said
 
 
+def test_status_line_of_a_side_that_cannot_move():
+    view = GameView()
+    view.take(dict(STATUS, t="status", dice_left=[6, 4]))
+    view.take({"t": "ev", "ev": "no_move", "side": 0})
+    assert view.view["line"] == "Short nardy (tric-trac) · White cannot play 6-4: press your button to pass"
+    view.take({"t": "ev", "ev": "commit", "side": 0, "steps": [], "n": 1, "seal": "x", "condoned": None})
+    assert "White to play 6-4" in view.view["line"]
+
+
 def test_status_line_names_the_resignation_on_offer():
     line = words.status_line(dict(STATUS, phase="resign", variant="backgammon"), offer=(0, 2), rules=BG, cube=2)
     assert line.endswith("White offers to resign a gammon (4 points): Black accepts (his button) or refuses (Menu)")

@@ -14,6 +14,7 @@ class GameView:
         self.records = {}             # games played before it in the match -> record
         self.notice = None            # the last refusal, flag or warning, while it applies
         self.offer = None             # (side, level) of a resignation on offer
+        self.stuck = False            # the side to move cannot play its dice (no_move)
         self.result = None            # words of the last game's result
         self.live_cube = None         # (value, owner) from the last cube event of this game
         self._replayed = None         # (record head, cube, owner) from replaying the record
@@ -49,6 +50,9 @@ class GameView:
         ev = msg.get("ev")
         if ev in words.NOTICE_ENDS:
             self.notice = None
+            self.stuck = False
+        if ev == "no_move":
+            self.stuck = True
         if ev == "lift" and self.notice and self.notice.get("placement"):
             if str(msg.get("zone")) in self.notice["zones"]:
                 self.notice = None          # the misplaced checker is taken back
@@ -129,7 +133,7 @@ class GameView:
         if s is not None:
             rules = self.rules()
             value, owner = self._cube_of_record()
-            view["line"] = words.status_line(s, self.offer, rules, value)
+            view["line"] = words.status_line(s, self.offer, rules, value, self.stuck)
             view["score"] = words.score_words(s, self._crawford())
             view["cube"] = words.cube_words(s.get("cube") or value, owner, bool(rules and rules.cube))
             view["pips"] = words.pip_counts(s.get("position"))

@@ -262,16 +262,18 @@ NOTICE_ENDS = ("step", "undo", "commit", "roll", "opening", "cube", "choose", "n
 
 
 # -- the status line ---------------------------------------------------------------------------------------
-def status_line(status, offer=None, rules=None, cube=1):
+def status_line(status, offer=None, rules=None, cube=1, stuck=False):
     """What is going on and who must do what next, from a ``status`` line (and the resignation on
-    offer, if any: ``(side, level)``)."""
+    offer, if any: ``(side, level)``; ``stuck``: the side to move cannot play its dice)."""
     s = status
     phase = s.get("phase")
     turn = s.get("turn")
     who, other = side_name(turn), side_name(1 - turn if turn in (0, 1) else -1)
     title = _title(s.get("variant"))
     dice = "-".join(map(str, s.get("dice") or []))
-    if phase == "move":
+    if phase == "move" and stuck:
+        text = "%s cannot play %s: press your button to pass" % (who, dice)
+    elif phase == "move":
         left = " ".join(map(str, s.get("dice_left") or [])) or "none"
         text = "%s to play %s (dice left: %s)" % (who, dice, left)
     elif phase == "roll":
