@@ -50,9 +50,23 @@ def test_menu_refuses_and_the_turn_goes_on_where_it_was(vb):
 
 
 def test_the_offering_side_may_withdraw(vb):
-    vb.cmd("resign")
+    s = vb.session
+    z = s.zmap.zone
+    vb.move(z(0, 13), z(0, 8))
+    assert vb.cmd("resign")["t"] == "ok"
+    assert s.phase == "resign" and s.resign_offer == (0, 1)     # White's offer stands
+    m = vb.mark()
+    vb.press("p0")                                              # White's own button: withdrawn
+    ans = vb.since(m, ev="resign")
+    assert [(a["side"], a["accepted"]) for a in ans] == [(0, False)]
+    assert not vb.since(m, ev="game_over")
+    assert s.resign_offer is None and s.phase == "move" and s.game.winner == -1
+    assert s.match.score == [0, 0] and s.game.turn.steps == [(13, 8, 5, 0)]
+    r = vb.cmd("resign accept")                                 # nothing left for Black to accept
+    assert r["t"] == "err" and "no resignation" in r["msg"]
+    vb.move(z(0, 24), z(0, 23))                                 # the turn goes on and commits
     vb.press("p0")
-    assert vb.session.phase == "move"
+    assert vb.since(m, ev="commit") and s.side == 1
 
 
 def test_a_gammon_resignation_counts_the_cube_and_survives_a_power_cut(vb):
