@@ -1,7 +1,8 @@
-"""Regenerate hardware/generated/ (BOM, wiring table and diagram, LED power budget) and board.json's stacked-magnet model.
+"""Regenerate hardware/generated/ (BOM, wiring, power budget, SKiDL netlist) and board.json's stacked-magnet model.
 
 Usage: python -m host_tools hardware [--check]   (--check: exit 1 if a generated file or the
-derived analog.stack line of board.json is stale)
+derived analog.stack line of board.json is stale, or the netlist's electrical rules check finds
+an error)
 """
 
 import sys
@@ -12,6 +13,15 @@ from host_tools import hardware_gen
 def main(argv):
     check = "--check" in argv
     desc = hardware_gen.load()
+    try:
+        erc = hardware_gen.schematic(desc)
+    except hardware_gen.SchematicError as exc:
+        print("netlist: %s" % exc, file=sys.stderr)
+        return 1
+    if erc["erc_errors"] or erc["erc_warnings"]:
+        print("netlist ERC: %d errors, %d warnings\n%s" % (erc["erc_errors"], erc["erc_warnings"],
+                                                         erc["erc"]), file=sys.stderr)
+        return 1
     if check:
         bad = hardware_gen.stale(desc)
         if hardware_gen.model_stale(desc):
@@ -19,7 +29,7 @@ def main(argv):
         if bad:
             print("stale: %s (run: python -m host_tools hardware)" % ", ".join(bad), file=sys.stderr)
             return 1
-        print("hardware/generated is up to date")
+        print("hardware/generated is up to date; the netlist's ERC is clean")
         return 0
     if hardware_gen.write_model(desc):
         print("wrote hardware/board.json analog.stack model")

@@ -351,23 +351,63 @@ def write_model(desc, path=DESCRIPTION):
     return True
 
 
-def outputs(desc):
-    """{file name under hardware/generated: text}"""
-    return {"bom.csv": bom_csv(desc), "wiring.md": wiring_md(desc),
-            "wiring.svg": wiring_svg(desc), "power.md": power_md(desc)}
+class SchematicError(Exception):
+    """The netlist could not be made, or its electrical rules check found errors."""
 
 
-def write_all(desc, out_dir=OUT_DIR):
+_netlists = {}
+
+
+def schematic(desc):
+    """SKiDL's netlist of the board and its ERC ({"netlist", "erc_errors", "erc_warnings",
+    "erc"}), made by ``python -m host_tools.schematic`` in a scratch folder (SKiDL writes logs
+    beside the script); cached per description. SchematicError when SKiDL or KiCad's symbol
+    libraries are missing (scripts/system_deps.sh, requirements/test.txt) or the run fails."""
+    import subprocess
+    import sys
+    import tempfile
+    from host_tools import schematic as sch
+    key = json.dumps(desc, sort_keys=True)
+    if key in _netlists:
+        return _netlists[key]
+    if not sch.available():
+        raise SchematicError("SKiDL or KiCad's symbol libraries are missing: pip install skidl "
+                             "(requirements/test.txt); apt-get install kicad-symbols "
+                             "kicad-footprints (scripts/system_deps.sh)")
+    with tempfile.TemporaryDirectory(prefix="nardy-skidl-") as tmp:
+        path = os.path.join(tmp, "board.json")
+        with open(path, "w") as f:
+            json.dump(desc, f)
+        env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        proc = subprocess.run([sys.executable, "-m", "host_tools.schematic", path], cwd=tmp,
+                              env=env, capture_output=True, text=True, timeout=600)
+    if proc.returncode != 0:
+        raise SchematicError("host_tools.schematic failed:\n" + proc.stderr[-2000:])
+    out = json.loads(proc.stdout)
+    _netlists[key] = out
+    return out
+
+
+def outputs(desc, netlist=True):
+    """{file name under hardware/generated: text}; ``netlist``: with SKiDL's netlist.net."""
+    out = {"bom.csv": bom_csv(desc), "wiring.md": wiring_md(desc),
+           "wiring.svg": wiring_svg(desc), "power.md": power_md(desc)}
+    if netlist:
+        out["netlist.net"] = schematic(desc)["netlist"]
+    return out
+
+
+def write_all(desc, out_dir=OUT_DIR, netlist=True):
     os.makedirs(out_dir, exist_ok=True)
-    for name, text in outputs(desc).items():
+    for name, text in outputs(desc, netlist).items():
         with open(os.path.join(out_dir, name), "w", newline="") as f:
             f.write(text)
 
 
-def stale(desc, out_dir=OUT_DIR):
+def stale(desc, out_dir=OUT_DIR, netlist=True):
     """Names of generated files that differ from what board.json gives (or are missing)."""
     bad = []
-    for name, text in outputs(desc).items():
+    for name, text in outputs(desc, netlist).items():
         path = os.path.join(out_dir, name)
         try:
             with open(path, newline="") as f:

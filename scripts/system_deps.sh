@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Debian packages the test suite uses: chromium (browser tests), gnubg (the reference engine's
-# own CLI), valgrind (instruction counts for RP2040 estimates). Skips what is already there.
+# own CLI), valgrind (instruction counts for RP2040 estimates), KiCad's symbol and footprint
+# libraries (the schematic netlist SKiDL builds). Skips what is already there.
 set -euo pipefail
 need=()
 command -v chromium >/dev/null || need+=(chromium)
 [ -x /usr/games/gnubg ] || command -v gnubg >/dev/null || need+=(gnubg)
 command -v valgrind >/dev/null || need+=(valgrind)
+[ -f /usr/share/kicad/symbols/74xx.kicad_sym ] || need+=(kicad-symbols)
+[ -d /usr/share/kicad/footprints/Package_SO.pretty ] || need+=(kicad-footprints)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
   $SUDO apt-get update -q >&2

@@ -122,10 +122,22 @@ def test_bom_counts_follow_the_description():
 
 def test_stale_check_notices_a_change(tmp_path):
     desc = json.loads(json.dumps(DESC))
-    hardware_gen.write_all(desc, str(tmp_path))
-    assert hardware_gen.stale(desc, str(tmp_path)) == []
+    hardware_gen.write_all(desc, str(tmp_path), netlist=False)
+    assert hardware_gen.stale(desc, str(tmp_path), netlist=False) == []
     desc["leds"]["count"] += 1
-    assert "bom.csv" in hardware_gen.stale(desc, str(tmp_path))
+    assert "bom.csv" in hardware_gen.stale(desc, str(tmp_path), netlist=False)
+
+
+def test_netlist_from_skidl_is_erc_clean_and_wires_every_sensor():
+    out = hardware_gen.schematic(DESC)
+    assert out["erc_errors"] == 0 and out["erc_warnings"] == 0, out["erc"]
+    net = out["netlist"]
+    slots = hardware_gen.n_slots(DESC)
+    comps = re.findall(r'\(comp\s+\(ref "([A-Z#]+)\d+"\)', net)
+    assert comps.count("H") == slots and comps.count("D") == DESC["leds"]["count"]
+    sensor_nets = re.findall(r'\(name "S\d+_[A-Z0-9]+_\d"\)\s+\(node\s+\(ref "(\w+)"\)', net)
+    assert len(sensor_nets) == slots                   # one net per sensor, to its mux
+    assert "(date \"\")" in net                       # no date: regenerating changes nothing
 
 
 def test_stack_model_follows_the_geometry(tmp_path):
