@@ -7,6 +7,7 @@ hardware, reading protocol commands from stdin and writing protocol lines to std
 --virtual-time: the simulated clock moves only with ``sim wait <ms>`` (deterministic scripts).
 """
 
+import gc
 import sys
 
 try:
@@ -74,13 +75,26 @@ class Runner:
         app.start()
         return app
 
+    def reboot(self):
+        """Simulated power back on: the old App is let go (and collected) before the new one is
+        built, as on a board, where a reset frees everything; two at once do not fit a Pico."""
+        hands = getattr(self.world, "hands", None)
+        if hands is not None:
+            hands.tick = None            # the world's hands held the old App's tick
+        self.app = None
+        gc.collect()
+        self.app = self._boot(self.world.reboot())
+
     def poll_host(self):
-        """Run the command lines that arrived; False once the host closed the input."""
+        """Run the command lines that arrived; how many (0 when none), or -1 once the host
+        closed the input."""
+        n = 0
         for text in self.reader.lines():
+            n += 1
             self.app.line(text)
             if not self.app.powered and self.world is not None:
-                self.app = self._boot(self.world.reboot())
-        return not self.reader.eof
+                self.reboot()
+        return -1 if self.reader.eof else n
 
     async def scan(self):
         while True:
@@ -89,8 +103,11 @@ class Runner:
             await _sleep_ms(SCAN_MS)
 
     async def host(self):
-        while self.poll_host():
-            await _sleep_ms(SCAN_MS)
+        while True:
+            n = self.poll_host()
+            if n < 0:
+                return
+            await _sleep_ms(0 if n else SCAN_MS)     # more may be waiting: only yield to the scan
 
     async def main(self):
         task = asyncio.create_task(self.scan())

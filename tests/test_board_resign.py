@@ -103,3 +103,12 @@ def test_the_offer_runs_the_opponents_clock(vb):
     vb.cmd("resign")
     vb.wait(10)
     assert vb.status()["clock"]["running"] == 1          # Black must answer
+
+
+@pytest.mark.parametrize("command", ["new short", "match 3", "new backgammon"])
+def test_an_offer_on_the_table_ends_with_its_game(vb, command):
+    # found by the serial fuzzer: the offer outlived 'new', leaving the new game in phase resign
+    vb.cmd("resign 2")
+    assert vb.session.phase == "resign"
+    assert vb.cmd(command)["t"] == "ok"
+    assert vb.session.resign_offer is None and vb.session.phase in ("setup", "opening")

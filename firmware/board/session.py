@@ -98,6 +98,7 @@ class Session:
         self.turns = 0
         self.setup_done = False
         self.verdict = None
+        self.resign_offer = None      # an offer belongs to its game (fuzz: it outlived a 'new')
         self.journal.clear()
         head = self._header()
         self.fair_seed = None

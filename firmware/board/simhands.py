@@ -8,6 +8,8 @@ checkers stay where they are across a simulated power cut.
 
 from firmware.board.zonemap import ZONES
 
+MAX_STACK = 30            # checkers a zone may hold: both sides' 15 (bounds the sim's memory)
+
 
 class SimHands:
     """Stacks of sides (0 White, 1 Black) per zone, bottom first, and the hand (lifted sides).
@@ -71,6 +73,8 @@ class SimHands:
     def place(self, z, side=-1):
         """Put down a checker: of ``side`` (taken from the hand when one is there), or the last
         one lifted."""
+        if len(self.stacks[z]) >= MAX_STACK:
+            raise ValueError("a zone holds at most %d checkers" % MAX_STACK)
         if side < 0:
             if not self.hand:
                 raise ValueError("no checker in the hand; give a side")
@@ -102,6 +106,9 @@ class SimHands:
 
     def frame(self, counts):
         """Set every zone's count; colours kept where checkers stay, new ones White."""
+        for z in range(ZONES):
+            if counts[z] > MAX_STACK:
+                raise ValueError("a zone holds at most %d checkers" % MAX_STACK)
         for z in range(ZONES):
             st = self.stacks[z]
             ids = self.ids[z]

@@ -77,8 +77,10 @@ class SimWorld:
         self.wdt_fed = 0
         self.wdt_fired = False
         self._lcg = 12345
-        self._rbits = b""
-        self._rpos = 0
+        self._rbits = bytearray(256)      # the noise behind the raw bits, refilled in place
+        self._rpos = 256
+        self._rstuck = None
+        self._rstuck_i = 0
         self._seed = None if seed is None else (seed * 2654435761 + 1) & 0xFFFFFFFF or 1
         self._phys_seed = 1 if seed is None else seed     # magnets' and sensors' tolerances
         self.fs = SimFlash(storage_root or _temp_dir(self))
@@ -320,22 +322,34 @@ class SimWorld:
         elif addr == _SIO_GPIO_OUT_XOR:
             self.gpio_out ^= value
 
+    def stick_rosc(self, pattern=None):
+        """A broken random source: the raw bit cycles through ``pattern`` (e.g. (1,) stuck
+        high, (0, 1) stuck in a short cycle); None makes it healthy again."""
+        self._rstuck = tuple(pattern) if pattern else None
+        self._rstuck_i = 0
+
     def rosc_bit(self):
         """A raw, deliberately biased random bit (the driver must whiten it)."""
+        stuck = self._rstuck
+        if stuck is not None:
+            i = self._rstuck_i
+            self._rstuck_i = (i + 1) % len(stuck)
+            return stuck[i]
         pos = self._rpos
         if pos >= len(self._rbits):
-            self._rbits = self._random_bytes(256)     # small: no large block on a tight heap
+            self._refill(self._rbits)
             pos = 0
         self._rpos = pos + 1
         return 1 if self._rbits[pos] < self.rosc_p1 else 0
 
-    def _random_bytes(self, n):
-        """The noise behind the raw bits: the OS's, or a 32-bit xorshift when a seed was given
-        (the same seed, the same dice: a game can be played again to reproduce it)."""
+    def _refill(self, out):
+        """The noise behind the raw bits, in place: the OS's, or a 32-bit xorshift when a seed
+        was given (the same seed, the same dice: a game can be played again to reproduce it)."""
         x = self._seed
+        n = len(out)
         if x is None:
-            return os.urandom(n)
-        out = bytearray(n)
+            out[:] = os.urandom(n)
+            return
         for i in range(0, n, 4):
             x ^= (x << 13) & 0xFFFFFFFF
             x ^= x >> 17
@@ -345,7 +359,6 @@ class SimWorld:
             out[i + 2] = (x >> 16) & 0xFF
             out[i + 3] = x >> 24
         self._seed = x
-        return out
 
     # LEDs ------------------------------------------------------------------
     def led_written(self, buf):

@@ -1,0 +1,84 @@
+"""Fuzz the firmware's serial link (and the host tools' file readers): python -m host_tools fuzz serial ...
+
+    python -m host_tools fuzz serial --lines N --seed S [--batch B] [--cpython] [--heap 230K] [--json]
+    python -m host_tools fuzz serial --batch-seed X --lines N      (one failing batch again)
+
+``serial`` feeds N seeded hostile lines (host_tools.fuzz_serial) to the firmware on the simulated
+board under the MicroPython unix port with a Pico-sized heap (``--cpython``: on CPython), one
+process per batch of B lines, and checks that it never crashes and that every command line gets
+exactly one ok/err. It prints the seed first and the figures at the end; a failing batch prints
+the command that runs it alone. Exit status 1 on any crash, unanswered line, internal error (a
+bug the protocol caught) or output that is not JSON; commands refused because the heap ran out
+(``internal error: MemoryError``: answered, and the firmware goes on) are counted per command.
+"""
+
+import argparse
+import json
+import sys
+import time
+
+from host_tools import fuzz_serial
+
+
+def _serial(args):
+    where = "CPython" if args.cpython else "MicroPython -X heapsize=%s" % args.heap
+    if args.batch_seed is not None:
+        print("fuzz serial: batch seed %d, %d lines, %s" % (args.batch_seed, args.lines, where),
+              flush=True)
+        problems = fuzz_serial.run_batch(args.batch_seed, args.lines, not args.cpython, args.heap)
+        for p in problems:
+            print(p)
+        print("batch seed %d: %s" % (args.batch_seed, "FAILED" if problems else "ok"))
+        return 1 if problems else 0
+    print("fuzz serial: seed %d, %d lines, batches of %d, %s" % (
+        args.seed, args.lines, args.batch, where), flush=True)
+    t0 = time.time()
+
+    def progress(s):
+        if not args.json and s["batches"] % 5 == 0:
+            print("  %d lines, %d crashes, %d unanswered, %.0f s" % (
+                s["lines"], s["crashes"], s["unanswered"], time.time() - t0),
+                file=sys.stderr, flush=True)
+
+    s = fuzz_serial.fuzz(args.lines, args.seed, args.batch, not args.cpython, args.heap, progress)
+    s["seconds"] = round(time.time() - t0, 1)
+    failed = s["crashes"] or s["unanswered"] or s["internal_errors"] or s["not_json"] \
+        or s["failures"]
+    if args.json:
+        print(json.dumps(s))
+    else:
+        print("lines %d (command lines %d, overlong %d), answers %d, crashes %d, unanswered %d, "
+              "internal errors %d, output not JSON %d, power cuts %d, %.0f s" % (
+                  s["lines"], s["command_lines"], s["overlong"], s["answers"], s["crashes"],
+                  s["unanswered"], s["internal_errors"], s["not_json"], s["power_cuts"],
+                  s["seconds"]))
+        if s["out_of_memory"]:
+            print("commands refused for want of heap (answered, the firmware went on): " +
+                  ", ".join("%s %d" % kv for kv in sorted(s["out_of_memory"].items())))
+        print("phases reported: " + ", ".join("%s %d" % kv for kv in sorted(s["phases"].items())))
+        print("command x phase pairs met: %d of %d" % (
+            s["commands_in_phases"], len(fuzz_serial.COMMANDS) * len(fuzz_serial.PHASES)))
+        for f in s["failures"][:10]:
+            print("FAILED batch %d (seed %d): exit %d; %s\n  %s\n  again: %s" % (
+                f["batch"], f["batch_seed"], f["returncode"], "; ".join(f["problems"]),
+                f["stderr"].strip().replace("\n", "\n  "), f["replay"]))
+    if failed:
+        print("fuzz serial: FAILED (seed %d)" % args.seed)
+    return 1 if failed else 0
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(prog="python -m host_tools fuzz")
+    sub = ap.add_subparsers(dest="what", required=True)
+    sp = sub.add_parser("serial", help="hostile command lines through the firmware")
+    sp.add_argument("--lines", type=int, default=20000)
+    sp.add_argument("--seed", type=int, default=1)
+    sp.add_argument("--batch", type=int, default=20000, help="lines per firmware process")
+    sp.add_argument("--batch-seed", type=int, default=None, help="run one batch from its seed")
+    sp.add_argument("--cpython", action="store_true", help="run the firmware on CPython")
+    sp.add_argument("--heap", default=fuzz_serial.mpytree.HEAP)
+    sp.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    if args.what == "serial":
+        return _serial(args)
+    return 2

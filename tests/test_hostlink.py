@@ -1,0 +1,118 @@
+"""The host link's line reader never raises and keeps lines bounded; run by pytest and, as a
+script, by the real MicroPython (`micropython tests/test_hostlink.py`, repo root on MICROPYPATH),
+which prints "ok N"."""
+
+import sys
+
+if sys.implementation.name != "micropython":
+    sys.path.insert(0, __file__.rsplit("/", 2)[0])
+
+from firmware.board.hostlink import LINE_CAP, LineReader  # noqa: E402
+from firmware.board.protocol import MAX_LINE  # noqa: E402
+
+LONG = b"roll 1 2 " + b"x" * 500
+
+# (input bytes, the lines the reader hands on)
+ROWS = [
+    (b"status\n", ["status"]),
+    (b"status\r\n", ["status"]),                      # one final carriage return comes off
+    (b"status\r\r\n", ["status\r"]),                  # only one
+    (b"a\nb\n\nc", ["a", "b", ""]),                   # c waits for its newline
+    (b"sta\x00tus\x01\x1b[A\n", ["status[A"]),        # control bytes dropped
+    (b"sta\x7ftus\n", ["status"]),                    # DEL too
+    (b"roll\t1\t2\n", ["roll\t1\t2"]),                # tab kept (whitespace for split)
+    (b"\xff\xfe\n", ["??"]),                          # invalid UTF-8: one ? a byte
+    (b"\xc3(\n", ["?("]),
+    (b"caf\xc3\xa9\n", ["caf??"]),                    # valid UTF-8 too: commands are ASCII
+    (b"\xed\xa0\x80\n", ["???"]),                     # a surrogate's encoding
+    (b"x" * MAX_LINE + b"\n", ["x" * MAX_LINE]),      # the longest line a command may be
+    (b"x" * MAX_LINE + b"\r\n", ["x" * MAX_LINE]),
+    (b"x" * (MAX_LINE + 1) + b"\n", ["x" * (MAX_LINE + 1)]),
+    (LONG + b"\nstatus\n", [LONG[:LINE_CAP].decode(), "status"]),  # overlong: its head, then on
+    (LONG + b"\r\nstatus\n", [LONG[:LINE_CAP].decode(), "status"]),
+    (b"\x00" * 1000 + b"status\n", ["status"]),       # dropped bytes do not count
+]
+
+
+def test_rows_in_one_chunk():
+    for data, want in ROWS:
+        got = LineReader().feed(data)
+        assert got == want, (data[:40], got, want)
+
+
+def test_rows_byte_by_byte():
+    for data, want in ROWS:
+        r = LineReader()
+        got = []
+        for i in range(len(data)):
+            got += r.feed(data[i:i + 1])
+        assert got == want, (data[:40], got, want)
+
+
+def test_overlong_line_is_handed_on_longer_than_any_command():
+    # the protocol refuses a line longer than MAX_LINE with one err: the head of an overlong
+    # line must never come out short enough to pass as a (truncated) command
+    assert LINE_CAP > MAX_LINE
+    for tail in (b"\xff" * 300, b"\xc3\xa9" * 300, b"y" * 10000, b"\r" * 300):
+        (line,) = LineReader().feed(b"status " + tail + b"\n")
+        assert len(line) > MAX_LINE
+
+
+def test_a_megabyte_without_newline_keeps_the_buffer_and_the_next_line_is_read():
+    r = LineReader()
+    chunk = bytes(range(11, 256)) * 40
+    for _ in range(100):
+        assert r.feed(chunk) == []
+        assert len(r.buf) == LINE_CAP
+    assert len(r.feed(b"\nhelp\n")) == 2
+    assert r.feed(b"status\n") == ["status"]
+
+
+def test_no_allocation_while_a_line_is_read():
+    try:
+        import micropython
+    except ImportError:
+        return                    # CPython: the bound is the buffer's fixed size (test above)
+    r = LineReader()
+    out = []
+    take = r._take
+    data = b"status roll \xff\x00\x7f" * 40
+    micropython.heap_lock()
+    try:
+        for c in data:
+            take(c, out)
+    finally:
+        micropython.heap_unlock()
+    assert out == []
+
+
+def test_lines_from_the_command_protocol_answer_once():
+    # every line the reader hands on gets one ok or err from the protocol (blank ones none)
+    from firmware.board import protocol
+
+    class App:
+        session = None
+        sim = None
+
+        def __init__(self):
+            self.out = []
+
+        def emit(self, kind, fields):
+            self.out.append(kind)
+
+    lines = LineReader().feed(b"help\n\xff\n" + LONG + b"\n\x00\n   \nhelp 1 2\n")
+    app = App()
+    for line in lines:
+        protocol.handle(app, line)
+    assert app.out == ["help", "ok", "err", "err", "help", "ok"]
+
+
+def _main():
+    names = sorted(k for k in globals() if k.startswith("test_"))
+    for name in names:
+        globals()[name]()
+    print("ok", len(names))
+
+
+if __name__ == "__main__":
+    _main()
