@@ -85,3 +85,12 @@ def test_a_fourth_checker_on_a_stack_is_not_told_from_three():
 def hardware_gen_desc():
     from host_tools import hardware_gen
     return hardware_gen.load()
+
+
+def test_classification_table_command_reads_every_count_of_every_kind():
+    from host_tools import cmd_sensing
+    res = cmd_sensing.table(2000, seed=5)
+    assert set(res) == set(cmd_sensing.KINDS)
+    for kind, r in res.items():
+        assert r["readings"] == 500 and sum(map(sum, r["counts"])) == 500
+        assert r["errors"] <= 2, (kind, r["errors"])     # the design reads ~all of them
