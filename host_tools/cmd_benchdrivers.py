@@ -1,10 +1,10 @@
 """Benchmark the drivers: full sensor scan and LED frame preparation, with RP2040 time estimates.
 
-Usage: python -m host_tools benchdrivers [--iterations N] [--quick] [--only SUBSTRING]
+Usage: python -m host_tools benchdrivers [--iterations N] [--quick] [--only SUBSTRING] [--json] [--write-docs]
 
 Counts instructions of the firmware's own driver code in the MicroPython unix port under
-callgrind (/work/shared/tools/mpy_cost.py, or $MPY_COST) and converts them to RP2040 time
-(k = 2.2 cycles per instruction, range 1.6-2.9, 125 MHz). Each figure is (workload - setup) / N.
+callgrind (host_tools/rp2040_estimate.py) and converts them to RP2040 time with its calibrated
+k (cycles per instruction, with its range, 125 MHz). Each figure is (workload - setup) / N.
 Peripherals are replaced by the cheapest stand-ins that keep the driver code unchanged: a Python
 `readinto` for SPI and a lambda for the ADC (both cost more than the C calls they replace, so
 the figures err high); bus time is added by calculation (SPI bits / baud). Goals: scan < 1 ms
@@ -12,32 +12,32 @@ of CPU every 5 ms, LED frame prepared < 2 ms. The LED wire time (30 us per LED w
 masked, neopixel/bitstream) is printed separately: it is not preparation.
 
 The analog scan's viper kernels (firmware/drivers/analog_viper.py, the RP2040's path) run here
-compiled for x64 (mpy_cost.py's -march=x64), the acquisition kernel against a bytearray standing
+compiled for x64 (the estimator's -march=x64), the acquisition kernel against a bytearray standing
 in for the SIO and ADC registers (READY preset: no conversion wait). k is calibrated for
 bytecode only, so their x64 instruction counts are converted with a separate, stated factor
-(ARMv6-M cycles per x64 instruction of viper code, cross-checked against perf.md 1.5's emulated
+(ARMv6-M cycles per x64 instruction of viper code, cross-checked against a reference viper loop
 viper loop), and the ADC's conversion and the multiplexer settle are added by calculation: an
 estimate to confirm on a board.
 """
 
+import contextlib
 import json
 import os
 import shutil
-import subprocess
 import sys
 
+from host_tools import perf_docs, rp2040_estimate
+from host_tools.rp2040_estimate import K_CENTRAL as K_MID, K_HIGH, K_LOW, MHZ
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-MPY_COST = os.environ.get("MPY_COST", "/work/shared/tools/mpy_cost.py")
-K_MID = 2.2
-MHZ = 125.0
-# Viper code: RP2040 cycles per x64 instruction, not calibrated by perf.md 2.2. One reference
-# point: perf.md 1.5's emulated viper loop against its x64 count here gives ~0.76 (printed each
+# Viper code: RP2040 cycles per x64 instruction, not covered by the estimator's k. One reference
+# point: a reference viper loop timed in an RP2040 emulator, against its x64 count here gives ~0.76 (printed each
 # run). Assumed 1.0 for the kernels, whose loads and stores (2 cycles on the Cortex-M0+, and
 # Thumb-1 has no scaled-index addressing) weigh more than in that loop; range 0.7-1.5.
 KV_MID, KV_LO, KV_HI = 1.0, 0.7, 1.5
 ADC_US = 96 / 48.0           # one conversion: 96 cycles of the 48 MHz ADC clock
 SETTLE_CYCLES = 8            # assumed cycles per turn of acquire's settle countdown
-EMU_VIPER_US = 0.152         # perf.md 1.5: `s += i & 7` per iteration, @viper, emulated RP2040
+EMU_VIPER_US = 0.152         # `s += i & 7` per iteration, @viper, in an RP2040 emulator (design notes)
 
 SETUP = r'''
 import gc
@@ -101,7 +101,7 @@ if KERNELS:                                      # the RP2040's path, compiled h
     from firmware.drivers import analog_viper_acq    # the kernel without its judging block
 
     @micropython.viper
-    def viper_ref(n: int) -> int:                # perf.md 1.5's reference loop, written anew
+    def viper_ref(n: int) -> int:                # the emulated reference loop, written anew
         acc = 0
         for i in range(n):
             acc += i & 7
@@ -149,7 +149,9 @@ WORK = {
     "scan_analog_slice": "for i in range(N):\n    t += 5\n    ana_slice.poll(t)\n",
     "led_guidance_frame": "for i in range(N):\n    guidance(i + 1)\n",
     "led_full_white_limited": "for i in range(N):\n    white(i + 1)\n",
+    "board_json_load": "for i in range(N):\n    board_config.load(DESC_PATH)\n",
 }
+ROW_N = {"board_json_load": 5}      # once per start-up and dear: a few iterations are enough
 
 # viper rows: (work, baseline, operations per iteration)
 VIPER = {
@@ -167,6 +169,7 @@ BASE = {
     "scan_digital_busy": "for i in range(N):\n    t += 5\n    spi.frame = busy if (i // 8) & 1 else idle\n",
     "led_guidance_frame": "",
     "led_full_white_limited": "",
+    "board_json_load": "",
 }
 
 
@@ -182,30 +185,24 @@ def stage(out):
 
 
 def measure(out, src, name, n, kernels=False):
-    setup = SETUP.replace("DESC_PATH", repr(os.path.join(ROOT, "hardware", "board.json")))
+    desc = repr(os.path.join(ROOT, "hardware", "board.json"))
+    setup = SETUP.replace("DESC_PATH", desc)
     setup = "KERNELS = %r\n" % kernels + setup
     base = os.path.join(out, name + "_base.py")
     work = os.path.join(out, name + ".py")
     if kernels:
         work_text, base_text, per_op = VIPER[name]
     else:
-        work_text = WORK[name]
+        work_text = WORK[name].replace("DESC_PATH", desc)
         base_text = BASE.get(name, "for i in range(N):\n    t += 5\n")
         per_op = 1
     with open(base, "w") as f:
         f.write(setup + "N = %d\n" % n + base_text)
     with open(work, "w") as f:
         f.write(setup + "N = %d\n" % n + work_text)
-    env = dict(os.environ)
-    env["PATH"] = os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", "")
-    proc = subprocess.run([sys.executable, MPY_COST, "--json", "--no-heap", "--path", src,
-                           "--baseline", base, work], capture_output=True, text=True, env=env,
-                          cwd=out, timeout=900)
-    if proc.returncode:
-        raise RuntimeError(proc.stderr[-2000:])
-    res = json.loads(proc.stdout)
+    res = rp2040_estimate.measure(work, [src], baseline=base)
     per = res["ir_net"] / n / per_op
-    return per, per * K_MID / (MHZ * 1000), per * 1.6 / (MHZ * 1000), per * 2.9 / (MHZ * 1000)
+    return per, rp2040_estimate.ms(per), rp2040_estimate.ms(per, K_LOW), rp2040_estimate.ms(per, K_HIGH)
 
 
 def stage_acquire_only(src):
@@ -246,7 +243,7 @@ def viper_estimate(out, src, n, slots):
         judged = max(ms(judge, kv) - conv_ms, 0.0) if overlap else ms(judge, kv)
         return ms(rest, k_byte) + ms(acquire, kv) + judged + conv_ms + settle_ms
 
-    print("  reference: perf.md 1.5's viper loop is 0.152 us per turn emulated = %.1f cycles for "
+    print("  reference: the emulated viper loop is 0.152 us per turn emulated = %.1f cycles for "
           "%.1f x64 Ir here -> %.2f cycles/Ir" % (EMU_VIPER_US * MHZ, ir["viper_ref_iteration"], kv_ref))
     print("  assumed for viper code: %.1f (%.1f-%.1f) RP2040 cycles per x64 Ir" % (KV_MID, KV_LO, KV_HI))
     print("  per whole-board scan (ZoneReader.poll, %d slots), RP2040 ms at 125 MHz:" % slots)
@@ -255,24 +252,44 @@ def viper_estimate(out, src, n, slots):
     print("    kernel, judging         %7.0f x64 Ir  %6.3f (%.3f-%.3f)  runs during the conversions" % (
         judge, ms(judge, KV_MID), ms(judge, KV_LO), ms(judge, KV_HI)))
     print("    bytecode                %7.0f Ir      %6.3f (%.3f-%.3f)  call, debouncer, zones" % (
-        rest, ms(rest, K_MID), ms(rest, 1.6), ms(rest, 2.9)))
+        rest, ms(rest, K_MID), ms(rest, K_LOW), ms(rest, K_HIGH)))
     print("    ADC conversions  %d x %.1f us           %6.3f" % (slots, ADC_US, conv_ms))
     print("    settle           %d x %.2f us           %6.3f  (%d turns x ~%d cycles)" % (
         slots, settle_us, settle_ms, SETTLE_LOOPS, SETTLE_CYCLES))
     print("    total (estimate, confirm on a board) %.3f ms (%.3f-%.3f); goal < 1 ms"
-          % (total(K_MID, KV_MID), total(1.6, KV_LO), total(2.9, KV_HI)))
+          % (total(K_MID, KV_MID), total(K_LOW, KV_LO), total(K_HIGH, KV_HI)))
     print("    without the overlap: %.3f ms (%.3f-%.3f)" % (
-        total(K_MID, KV_MID, False), total(1.6, KV_LO, False), total(2.9, KV_HI, False)))
+        total(K_MID, KV_MID, False), total(K_LOW, KV_LO, False), total(K_HIGH, KV_HI, False)))
+    return {"ms": total(K_MID, KV_MID), "low": total(K_LOW, KV_LO), "high": total(K_HIGH, KV_HI),
+            "conversions_ms": conv_ms, "settle_ms": settle_ms, "kv": [KV_LO, KV_MID, KV_HI]}
 
 
 def main(argv):
+    report = {}
+    out = sys.stderr if "--json" in argv else sys.stdout
+    with contextlib.redirect_stdout(out):
+        code = run(argv, report)
+    if code:
+        return code
+    if "--write-docs" in argv:
+        if "--only" in argv:
+            print("benchdrivers: --write-docs measures every workload (no --only)", file=sys.stderr)
+            return 2
+        perf_docs.write("drivers", docs_section(report))
+    if "--json" in argv:
+        print(json.dumps(report, indent=1))
+    return 0
+
+
+def run(argv, report):
     n = 100
     if "--iterations" in argv:
         n = int(argv[argv.index("--iterations") + 1])
     if "--quick" in argv:
         n = 40
-    if not os.path.exists(MPY_COST):
-        print("mpy_cost.py not found (set MPY_COST)", file=sys.stderr)
+    why = rp2040_estimate.missing()
+    if why:
+        print("benchdrivers: the RP2040 estimates need %s" % why, file=sys.stderr)
         return 2
     sys.path.insert(0, ROOT)
     from firmware.sim import install
@@ -282,22 +299,64 @@ def main(argv):
     out = os.path.join(ROOT, "build", "benchdrivers")
     os.makedirs(out, exist_ok=True)
     src = stage(out)
-    print("driver benchmarks: %d iterations each, %d slots, %d LEDs; RP2040 ms at 125 MHz, "
-          "k = 2.2 (1.6-2.9) cycles/Ir" % (n, cfg.n_slots, cfg.n_leds))
+    report.update({"iterations": n, "slots": cfg.n_slots, "leds": cfg.n_leds,
+                   "k_cycles_per_ir": [K_LOW, K_MID, K_HIGH], "workloads": {}})
+    print("driver benchmarks: %d iterations each, %d slots, %d LEDs; RP2040 ms with %s"
+          % (n, cfg.n_slots, cfg.n_leds, rp2040_estimate.describe_k()))
     print("%-24s %12s %10s %16s" % ("workload", "Ir/op", "RP2040 ms", "range"))
     only = argv[argv.index("--only") + 1] if "--only" in argv else ""
     for name in WORK:
         if only not in name:
             continue
-        ir, ms, lo, hi = measure(out, src, name, n)
+        ir, ms, lo, hi = measure(out, src, name, min(n, ROW_N.get(name, n)))
+        report["workloads"][name] = {"ir": round(ir), "ms": ms, "low": lo, "high": hi}
         print("%-24s %12.0f %10.3f %7.3f - %6.3f" % (name, ir, ms, lo, hi))
     if "viper" in only or not only:
-        viper_estimate(out, src, n, cfg.n_slots)
+        report["viper_scan"] = viper_estimate(out, src, n, cfg.n_slots)
     nb = (cfg.n_slots + 7) // 8
     spi_ms = nb * 8 / cfg.digital["spi_baud"] * 1000
+    report["spi_ms"] = spi_ms
+    report["led_wire_ms"] = cfg.n_leds * 0.030
+    report["scan_ms"] = cfg.sensing["scan_ms"]
     print("SPI bus time per digital scan: %.3f ms (%d bytes at %d baud), add to scan_digital_*"
           % (spi_ms, nb, cfg.digital["spi_baud"]))
     print("LED wire time per frame (neopixel bitstream, IRQs masked): %.2f ms for %d LEDs"
           % (cfg.n_leds * 0.030, cfg.n_leds))
     print("goals: scan < 1 ms every %d ms; LED frame prepared < 2 ms" % cfg.sensing["scan_ms"])
     return 0
+
+
+def docs_section(report):
+    """docs/perf.md's driver section."""
+    w = report["workloads"]
+    v = report["viper_scan"]
+
+    def est(name):
+        return "%.2f ms (%.2f-%.2f)" % (w[name]["ms"], w[name]["low"], w[name]["high"])
+
+    rows = [
+        ["digital scan, whole board, idle / a checker moving",
+         "%.2f / %.2f ms + %.2f ms SPI transfer" % (w["scan_digital_idle"]["ms"],
+                                                     w["scan_digital_busy"]["ms"], report["spi_ms"]),
+         "< 1 ms every %d ms" % report["scan_ms"]],
+        ["analog scan on the RP2040: viper kernel, whole board (%d slots) every %d ms, incl. %.2f ms "
+         "of ADC conversions and %.2f ms of multiplexer settle" % (report["slots"], report["scan_ms"],
+                                                                   v["conversions_ms"], v["settle_ms"]),
+         "%.2f ms (%.2f-%.2f), an estimate to confirm on a board" % (v["ms"], v["low"], v["high"]),
+         "< 1 ms every %d ms" % report["scan_ms"]],
+        ["analog scan, pure-Python loop (simulator, tests): one slice / all %d slots per call" % report["slots"],
+         "%.2f / %.2f ms" % (w["scan_analog_slice"]["ms"], w["scan_analog_full"]["ms"]), "(host path)"],
+        ["LED guidance frame prepared (5 zones, 2 dice, turn, compare, send)", est("led_guidance_frame"),
+         "< 2 ms"],
+        ["all-white frame painted by zones, then scaled by the limiter", est("led_full_white_limited"),
+         "rare"],
+        ["loading board.json at start-up", est("board_json_load"), "once"],
+    ]
+    return "\n".join([perf_docs.stamp("python -m host_tools benchdrivers --write-docs"),
+                      "%d iterations per workload; RP2040 estimates: %s. The viper kernel's x64 "
+                      "instructions are converted with %.1f (%.1f-%.1f) cycles each instead (not "
+                      "bytecode: see the command's docstring). Sending a frame to the strip takes "
+                      "%.1f ms more (neopixel bitstream, interrupts masked)."
+                      % (report["iterations"], rp2040_estimate.describe_k(), v["kv"][1], v["kv"][0],
+                         v["kv"][2], report["led_wire_ms"]), "",
+                      perf_docs.table(["workload", "RP2040 estimate", "goal"], rows)])

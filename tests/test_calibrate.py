@@ -3,7 +3,6 @@
 import io
 import json
 import os
-import shutil
 import struct
 import subprocess
 import sys
@@ -17,14 +16,7 @@ from host_tools.cmd_calibrate import ZONE_NAMES, baseline_bytes, calibrate, thre
 from host_tools.cmd_deploy import deploy
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-# The stand-in board's peripherals: the firmware's simulated world behind `machine`.
-SIM_BOOT = """
-from firmware import sim
-sim.install()
-from firmware.drivers import board_config
-from firmware.sim.world import SimWorld
-SimWorld(board_config.load('hardware/board.json'), '/simflash')
-"""
+# The stand-in board's simulated world (host_tools/fakeboard.py), moved by the test's hand.
 PLACE = """
 from firmware.sim import machine as _m
 _w = _m.current_world()
@@ -54,32 +46,25 @@ def test_thresholds_sit_half_way_and_flag_weak_slots():
 
 @pytest.fixture
 def analog_board(fake_board):
-    root = fake_board.root
-    deploy(fake_board.port, root=REPO, reset=False, out=io.StringIO())
-    shutil.copytree(os.path.join(REPO, "firmware", "sim"), os.path.join(root, "firmware", "sim"),
-                    ignore=shutil.ignore_patterns("__pycache__"))
-    desc_path = os.path.join(root, "hardware", "board.json")
+    """The firmware deployed for the analog front end and started by a reset (calibrate
+    interrupts it). The sensors are the idealised ones (equal magnets, fixed zero offsets, no
+    noise: exact readings to compare); the stacked-magnet physics is tested in
+    tests/test_sensing.py."""
+    deploy(fake_board.port, root=REPO, reset=False, out=io.StringIO(), front_end="analog")
+    desc_path = os.path.join(fake_board.root, "hardware", "board.json")
     with open(desc_path) as f:
         desc = json.load(f)
-    desc["front_end"] = "analog"
-    # the idealised sensors (equal magnets, fixed zero offsets, no noise): exact readings to
-    # compare; the stacked-magnet physics is tested in tests/test_sensing.py
-    desc["analog"].pop("stack")
+    desc["analog"].pop("stack", None)
     with open(desc_path, "w") as f:
         json.dump(desc, f)
-    os.mkdir(os.path.join(root, "simflash"))
-    with open(os.path.join(root, "boot.py"), "w") as f:
-        f.write(SIM_BOOT)
-    with open(os.path.join(root, "main.py"), "w") as f:
-        f.write("")
     mpremote = os.path.join(os.path.dirname(sys.executable), "mpremote")
     with serial.Serial(fake_board.port, timeout=0.2) as line:
         subprocess.run([mpremote, "connect", fake_board.port, "reset"], check=True, timeout=60)
         seen = b""
         deadline = time.monotonic() + 20
-        while b"MPY: soft reboot" not in seen or not seen.endswith(b">>> "):
-            assert time.monotonic() < deadline, "the board did not come back: %r" % seen[-300:]
-            seen += line.read(4096)    # boot.py ran, main.py (empty) ended: the REPL is up
+        while b'"hello"' not in seen:
+            assert time.monotonic() < deadline, "the firmware did not start: %r" % seen[-300:]
+            seen += line.read(4096)
     return fake_board
 
 

@@ -1,6 +1,7 @@
 """monitor: a board's protocol lines in the terminal, here from the real firmware under MicroPython on a pty."""
 
 import io
+import json
 import os
 import shutil
 import subprocess
@@ -13,6 +14,7 @@ import pytest
 
 from host_tools.cmd_deploy import deploy
 from host_tools.cmd_monitor import describe
+from host_tools.__main__ import version
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # On the stand-in board the firmware runs on its simulated hardware (the unix port has no pins).
@@ -59,43 +61,25 @@ def test_monitor_shows_the_firmware_running_on_a_board(fake_board):
     assert "Traceback" not in out
 
 
-# The stand-in board's peripherals for the deployed (non-simulated) firmware: the firmware's
-# simulated world behind `machine` and `neopixel`, set up before the board's own boot.py.
-SIM_PERIPHERALS = """
-from firmware import sim
-sim.install()
-from firmware.drivers import board_config
-from firmware.sim.world import SimWorld
-SimWorld(board_config.load('hardware/board.json'), '/simflash', realtime=True)
-"""
-
-
 @pytest.mark.micropython
 def test_deployed_firmware_boots_and_monitor_shows_it(fake_board):
-    root = fake_board.root
-    deploy(fake_board.port, root=REPO, reset=False, out=io.StringIO())
-    shutil.copytree(os.path.join(REPO, "firmware", "sim"), os.path.join(root, "firmware", "sim"),
-                    ignore=shutil.ignore_patterns("__pycache__"))
-    os.mkdir(os.path.join(root, "simflash"))
-    with open(os.path.join(root, "boot.py")) as f:
-        boot = f.read()
-    with open(os.path.join(root, "boot.py"), "w") as f:
-        f.write(SIM_PERIPHERALS + boot)
-    mpremote = os.path.join(os.path.dirname(sys.executable), "mpremote")
+    """The stand-in board has an RP2040's peripherals (simulated): the deployed firmware starts
+    at reset as on a board, with nothing added to its flash."""
     with serial.Serial(fake_board.port, timeout=0.2) as line:
-        subprocess.run([mpremote, "connect", fake_board.port, "reset"], check=True, timeout=60)
+        deploy(fake_board.port, root=REPO, out=io.StringIO())        # and reset
         boot = b""
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline and not boot.endswith(b">>> "):
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline and b'"hello"' not in boot:
             boot += line.read(4096)
-            if b'"hello"' in boot and time.monotonic() > deadline - 7:
-                break                  # said hello and has been running for a while
+        boot += line.read(4096)
     boot = boot.decode("utf-8", "replace")
     assert '"hello"' in boot and "Traceback" not in boot, boot
+    hello = json.loads([t for t in boot.splitlines() if '"hello"' in t][0].strip())
+    assert hello["hw"] == "rp2040" and hello["fw"] == version()
 
     done = subprocess.run(
         [sys.executable, "-m", "host_tools", "monitor", "--port", fake_board.port, "--seconds", "3"],
         cwd=REPO, capture_output=True, text=True, timeout=60)
     out = done.stdout
     assert "status: short, setup" in out, out
-    assert "Traceback" not in out, out
+    assert "Traceback" not in out and "NameError" not in out, out

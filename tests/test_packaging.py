@@ -5,6 +5,7 @@ import glob
 import importlib.metadata
 import os
 import re
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -88,13 +89,27 @@ def test_the_console_commands_resolve():
     assert callable(entry.main) and callable(entry.play)
 
 
+def clean_copy(dst):
+    """The repository's files (tracked, or new and not ignored) without build leftovers."""
+    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                            cwd=REPO, capture_output=True, check=True, timeout=60).stdout
+    for name in listed.decode().split("\0"):
+        src = os.path.join(REPO, name)
+        if name and os.path.isfile(src):
+            os.makedirs(os.path.dirname(os.path.join(dst, name)), exist_ok=True)
+            shutil.copy2(src, os.path.join(dst, name))
+    return dst
+
+
 def test_the_wheel_holds_the_tools_the_firmware_and_what_they_read(tmp_path):
-    """pip builds the wheel (setuptools from the package index) the way `pip install .` does."""
+    """pip builds the wheel (setuptools from the package index) the way `pip install .` does,
+    from a clean copy (a build/ left in the work tree could smuggle stale modules in)."""
+    src = clean_copy(str(tmp_path / "src"))
     done = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps",
-                           "--disable-pip-version-check", "-w", str(tmp_path), REPO],
+                           "--disable-pip-version-check", "-w", str(tmp_path / "dist"), src],
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
-    (wheel,) = glob.glob(str(tmp_path / "*.whl"))
+    (wheel,) = glob.glob(str(tmp_path / "dist" / "*.whl"))
     names = set(zipfile.ZipFile(wheel).namelist())
     for need in ("boot.py", "hardware/board.json", "firmware/main.py", "firmware/sim/world.py",
                  "host_tools/__main__.py", "host_tools/web/static/index.html"):

@@ -1,0 +1,62 @@
+"""The README's walk-through without a board, run as written: fake board, deploy, monitor,
+deploy for the analog front end, calibrate."""
+
+import os
+import re
+import shlex
+import subprocess
+import sys
+
+import pytest
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MARK = "<!-- walkthrough: tests/test_walkthrough.py runs these lines as written -->"
+EXAMPLE_PORT = "/dev/pts/3"
+
+
+def walkthrough():
+    """The command lines of the README's walk-through block."""
+    with open(os.path.join(REPO, "README.md")) as f:
+        text = f.read()
+    block = re.search(re.escape(MARK) + r"\s*```\n(.*?)```", text, re.S)
+    assert block, "README.md lost its walk-through block"
+    return [line for line in block.group(1).splitlines() if line.strip()]
+
+
+def test_the_walkthrough_is_the_documented_sequence():
+    lines = walkthrough()
+    assert lines[0].startswith("python -m host_tools.fakeboard ")
+    steps = [shlex.split(x)[3] for x in lines[1:]]
+    assert steps == ["deploy", "monitor", "deploy", "calibrate"]
+    assert all(EXAMPLE_PORT in x for x in lines[1:])
+
+
+@pytest.mark.micropython
+def test_the_walkthrough_runs_as_written(tmp_path):
+    lines = walkthrough()
+    first = shlex.split(lines[0])
+    first[-1] = str(tmp_path / "board")         # the flash folder: a fresh one
+    board = subprocess.Popen([sys.executable] + first[1:], cwd=REPO, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    try:
+        port = board.stdout.readline().strip()
+        assert port.startswith("/dev/"), board.stderr.read()
+        outs = []
+        for line in lines[1:]:
+            argv = shlex.split(line.replace(EXAMPLE_PORT, port))
+            done = subprocess.run([sys.executable] + argv[1:], cwd=REPO, input="\n",
+                                  capture_output=True, text=True, timeout=120)
+            assert done.returncode == 0, (line, done.stdout, done.stderr)
+            print(line, "ok", flush=True)
+            outs.append(done.stdout + done.stderr)
+    finally:
+        board.terminate()
+        board.wait(timeout=20)
+    deploy1, monitor, deploy2, calibrate = outs
+    assert "copied" in deploy1 and "Resetting the board" in deploy1
+    assert "status: short, setup" in monitor, monitor
+    assert "Traceback" not in monitor and "Error" not in monitor, monitor
+    assert "1 copied" in deploy2 and "hardware/board.json" in deploy2, deploy2
+    assert "Stored the baselines of 134 slots" in calibrate, calibrate
+    data = tmp_path / "board" / "data"
+    assert (data / "hall_calibration").stat().st_size == 2 * 134
