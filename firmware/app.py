@@ -7,6 +7,8 @@ import binascii
 
 from firmware.board.session import Session, P0, P1, MENU
 from firmware.board.ledview import LedView
+from firmware.board.hwfaults import HwFaults
+from firmware.drivers.dice import DiceFault
 from firmware.board.tracker import SETTLED, MISMATCH
 from firmware.board import protocol
 from firmware.board.zonemap import zone_name
@@ -36,6 +38,7 @@ class App:
             hands.tick = self.tick
             self.sim = hands
         self.powered = True
+        self.hwfaults = HwFaults(hw)
         self.session = Session(hw.storage, hw.dice.roll, hw.zones.capacity, self.emit,
                                self._clock)
         self.view = LedView(hw.leds)
@@ -54,6 +57,8 @@ class App:
         obj = {"t": kind}
         for k in fields:
             obj[k] = fields[k]
+        if kind == "status":
+            obj["hw_faults"] = self.hwfaults.active()     # failed parts (hwfaults.PARTS)
         self.write(json.dumps(obj))
         self.dirty = True
 
@@ -75,10 +80,17 @@ class App:
         if ev:
             who = _BUTTON.get(ev & ~LONG)
             if who is not None:
-                self.session.press(who, bool(ev & LONG))
+                try:
+                    self.session.press(who, bool(ev & LONG))
+                except DiceFault as exc:      # no throw: refused, nothing changed (hw_fault)
+                    self.emit("ev", {"ev": "refused", "what": "throw", "reason": str(exc)})
                 self.dirty = True
         self.session.tick(now)
         fresh = hw.zones.poll(now)
+        faults = self.hwfaults.poll(now, fresh)
+        if faults is not None:
+            for f in faults:
+                self.emit("ev", f)
         if not fresh and not self.session.have_frame:
             fresh = hw.ticks_diff(now, self._born) >= self.settle_ms
         if fresh:
@@ -104,13 +116,14 @@ class App:
         animated = tr.flash or tr.ambiguous or tr.state == MISMATCH \
             or not self.session.setup_done or self.session.verdict is not None \
             or self.session.resign_offer is not None \
-            or LedView.clock_low(self.session, now)
+            or LedView.clock_low(self.session, now) or self.hwfaults.bits
         phase = (now // 125) if animated else -1
         if not force and phase == self._phase:
             return
         self._phase = phase
         self.dirty = False
-        if self.view.render(self.session, now) and self.sim is not None and self.sim.led_lines:
+        if self.view.render(self.session, now, self.hwfaults.code()) and self.sim is not None \
+                and self.sim.led_lines:
             rgb = self.hw.sim.led_frame()
             self.write('{"t": "leds", "rgb": "%s"}' % binascii.hexlify(rgb).decode())
 

@@ -39,7 +39,14 @@ class QuickWorld(SimWorld):
         self._image = None
         SimWorld.stick(self, s, value)
 
-    def shift_bytes(self, buf):
+    def fail_front_end(self, level=None):
+        self._image = None
+        SimWorld.fail_front_end(self, level)
+
+    def shift_bytes(self, buf, start=0):
+        if start:                        # past the first read: the chain check's tail byte
+            SimWorld.shift_bytes(self, buf, start)
+            return
         img = self._image
         if img is None or len(img) != len(buf):
             SimWorld.shift_bytes(self, buf)

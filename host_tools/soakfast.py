@@ -38,6 +38,9 @@ class _Zones:
 
 
 class _Buttons:
+    stuck = 0
+    stuck_ms = 30000
+
     def __init__(self, world):
         self.world = world
 
@@ -47,6 +50,8 @@ class _Buttons:
 
 
 class _Leds:
+    fault = None
+
     def clear(self):
         pass
 
@@ -68,7 +73,17 @@ class _Wdt:
         pass
 
 
+class _Buzzer:
+    def beep(self, now, freq=2000, ms=80):
+        pass
+
+    def poll(self, now):
+        pass
+
+
 class _Dice:
+    fault = None
+
     def __init__(self, world):
         self.world = world
 
@@ -88,6 +103,8 @@ class FastHardware:
         self.dice = _Dice(world)
         self.storage = Storage("/data", world.fs)
         self.wdt = _Wdt()
+        self.buzzer = _Buzzer()
+        self.scanner = None
         self.ticks_diff = ticks_diff
         self.ticks_ms = world.ticks_ms
 

@@ -107,3 +107,38 @@ def test_faces_equally_likely_over_all_inputs():
         it = iter(bits)
         counts[Dice(lambda: next(it)).roll() - 1] += 1
     assert len(set(counts)) == 1, counts
+
+
+# A dead random source: (raw pattern the register cycles through, what the health check sees)
+DEAD_SOURCES = [
+    ((0,), "constantly"),                        # stuck low: every pair agrees
+    ((1,), "constantly"),                        # stuck high
+    ((0, 1), "repeat"),                          # 0101...: every pair whitens to 0
+    ((1, 0), "repeat"),                          # every pair whitens to 1
+    ((1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 0, 1), "6 or 7"),   # whitens 1,1,1,1,1,0 ...: 7 then 6, for ever
+    ((1, 1, 0, 1, 0, 0), "repeat"),              # 11 dropped, 01 -> 0, 00 dropped: only 0s
+]
+
+
+@pytest.mark.parametrize("pattern,why", DEAD_SOURCES)
+def test_a_dead_random_source_is_a_fault_after_a_bounded_number_of_reads(pattern, why):
+    from firmware.drivers.dice import DiceFault, MAX_EQUAL_PAIRS, MAX_REJECTS, REPEAT_CUTOFF
+    hw = seeded_board(3)
+    hw.sim.stick_rosc(pattern)
+    with pytest.raises(DiceFault) as info:
+        for _ in range(REPEAT_CUTOFF // 3 + 1):      # a short cycle may give a few faces first
+            hw.dice.roll()
+    assert why in str(info.value) and why in hw.dice.fault
+    # bounded: at most every pair of every bit of every draw, never a hang
+    assert hw.dice.raw_bits <= 2 * MAX_EQUAL_PAIRS * 3 * MAX_REJECTS
+    with pytest.raises(DiceFault):                   # still dead: refused again, still bounded
+        hw.dice.roll()
+    hw.sim.stick_rosc(None)                          # the source works again
+    assert 1 <= hw.dice.roll() <= 6
+    assert hw.dice.fault is None
+
+
+def test_the_health_check_never_trips_on_a_healthy_source():
+    # 200,000 dice of the biased simulated source (p(1) = 0.6): no fault
+    values, dice = rolls(200000, seed=99)
+    assert dice.fault is None and len(values) == 200000

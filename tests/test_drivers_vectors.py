@@ -136,6 +136,48 @@ def test_buttons_click_and_long_press():
         assert got == want, "t=%d: got %r want %r" % (t, got, want)
 
 
+# A stuck button: (t, pressed levels, expected event, expected stuck bits); stuck_ms 3000
+BUTTON_STUCK_ROWS = [
+    (0, 0b001, None, 0),        # P0 already down at the first poll (held at power-up)
+    (30, 0b001, None, 0),       # debounced down: no event, and no long press from it
+    (1500, 0b001, None, 0),
+    (3100, 0b001, None, 0b001),  # held 3 s: stuck
+    (3200, 0b000, None, 0b001),
+    (3225, 0b000, None, 0),     # released: works again, and its release is no click
+    (3300, 0b010, None, 0),     # P1 down, held until it is stuck
+    (3325, 0b010, None, 0),
+    (4330, 0b010, BTN_P1 | LONG, 0),
+    (6330, 0b010, None, 0b010),
+    (9000, 0b010, None, 0b010),  # nothing more from it while it stays down
+    (9100, 0b000, None, 0b010),
+    (9125, 0b000, None, 0),
+    (9200, 0b001, None, 0),     # P0 clicks normally now
+    (9225, 0b001, None, 0),
+    (9300, 0b000, None, 0),
+    (9325, 0b000, BTN_P0, 0),
+]
+
+# a glitch at the very first read is not a held button: the first real click counts
+GLITCH_ROWS = [(0, 0b100, None, 0), (5, 0b000, None, 0), (100, 0b000, None, 0),
+               (200, 0b100, None, 0), (225, 0b100, None, 0), (300, 0b000, None, 0),
+               (325, 0b000, BTN_MENU, 0)]
+
+
+def test_buttons_stuck_or_held_from_power_up():
+    for rows in (BUTTON_STUCK_ROWS, GLITCH_ROWS):
+        state = [0]
+        b = Buttons(lambda: (~state[0]) & 7, debounce_ms=20, long_ms=1000, stuck_ms=3000)
+        changes = 0
+        for t, pressed, want, stuck in rows:
+            state[0] = pressed
+            got = b.poll(t)
+            assert got == want, "t=%d: got %r want %r" % (t, got, want)
+            assert b.stuck == stuck, "t=%d: stuck %r want %r" % (t, b.stuck, stuck)
+            changes += b.stuck_changed
+            b.stuck_changed = False
+        assert changes == (4 if rows is BUTTON_STUCK_ROWS else 0)
+
+
 def scripted_bits(bits):
     it = iter(bits)
     return lambda: next(it)
@@ -527,6 +569,7 @@ def test_watchdog_starts_on_first_feed():
 
 def test_sim_buttons_through_gpio():
     hw = _hw("digital")
+    hw.buttons.poll(hw.ticks_ms())     # the board polls from power-up (a button down then is ignored)
     hw.sim.press("menu", 1500)
     events = []
     hw.sim.advance(2000, 5, lambda t: events.append(hw.buttons.poll(t)))
@@ -544,6 +587,7 @@ def test_realtime_world_releases_a_press():
     cfg = board_config.load(hardware.DESCRIPTION)
     world = SimWorld(cfg, realtime=True)
     hw = _hw(world=world)
+    hw.buttons.poll(hw.ticks_ms())     # polled from power-up, as on the board
     world.press("p0", 30)
     events = []
     end = world.clock() + 200

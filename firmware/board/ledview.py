@@ -20,6 +20,7 @@ TURN = (0xFFFFFF, 0x8000FF)
 WIN = 0xFFD000
 
 CLOCK_LOW = 0xFF2000   # the turn light of a side whose reserve runs low
+FAULT = 0xFF0000       # a hardware fault: its code on die 0, the turn lights blinking in turn
 
 FLASH_MS = 125         # illegal placement: 4 Hz
 BLINK_MS = 400         # differences: slow blink
@@ -34,7 +35,9 @@ class LedView:
     def __init__(self, leds):
         self.leds = leds
 
-    def render(self, session, now):
+    def render(self, session, now, fault=0):
+        """Paint the frame and write it; ``fault`` (HwFaults.code(), 0 none) overlays the
+        hardware fault pattern."""
         leds = self.leds
         leds.clear()
         tr = session.tracker
@@ -97,6 +100,12 @@ class LedView:
         if low:                          # a reserve running low: its side's turn light blinks
             period = CLOCK_FAST_MS if low == 2 else BLINK_MS
             leds.turn(session.gclock.side, CLOCK_LOW if (now // period) & 1 == 0 else OFF)
+        if fault:                        # a hardware fault: its code on die 0, turn lights
+            leds.die(0, fault, FAULT)    # blinking red in turn (docs/hardware.md)
+            leds.die(1, 0, OFF)
+            on = (now // FLASH_MS) & 1
+            leds.turn(on, FAULT)
+            leds.turn(1 - on, OFF)
         return leds.write()
 
     @staticmethod

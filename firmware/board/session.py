@@ -15,6 +15,7 @@ import sys
 import binascii
 
 from firmware.rules.variants import get_rules
+from firmware.drivers.dice import DiceFault
 from firmware.rules.position import Position
 from firmware.rules import game as gm
 from firmware.board.zonemap import ZoneMap, ZONES, zone_name
@@ -103,7 +104,10 @@ class Session:
         head = self._header()
         self.fair_seed = None
         if self.dice_mode == "auto":
-            head["dice_commit"] = self._commit_dice()
+            try:
+                head["dice_commit"] = self._commit_dice()
+            except DiceFault:    # the hardware dice failed (hw_fault): the game starts without a
+                pass             # seed; its first throw commits one, or is refused while it lasts
         self.journal.append(head)
         self._save()
         self.tracker.follow(None, self.game.pos)

@@ -36,7 +36,8 @@ class Hardware:
                               miso=Pin(pins["sr_data"]))
             load = Pin(pins["sr_load"], Pin.OUT, value=1)
             from firmware.drivers.shift_scan import ShiftRegisterScanner
-            scanner = ShiftRegisterScanner(spi, load, nb)
+            scanner = ShiftRegisterScanner(spi, load, nb, cfg.n_slots,
+                                           check=d.get("chips", nb) == nb)
             debouncer = SlotDebouncer(nb, sensing["press_ms"], sensing["release_ms"],
                                       active_low=d["active_low"])
         else:
@@ -92,7 +93,8 @@ class Hardware:
         def read_levels():
             return mem32[_SIO_GPIO_IN] >> btn
 
-        self.buttons = Buttons(read_levels, cfg.buttons["debounce_ms"], cfg.buttons["long_ms"])
+        self.buttons = Buttons(read_levels, cfg.buttons["debounce_ms"], cfg.buttons["long_ms"],
+                               cfg.buttons.get("stuck_ms"))
         self.dice = Dice(rosc_bit_source(mem32))
         self.storage = Storage(storage_root, fs)
         if cfg.front_end == "analog":

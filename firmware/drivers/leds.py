@@ -48,6 +48,7 @@ class Leds:
         self.limit_ma = limit_ma
         self.scale = 256                     # limiter scale of the last frame (256 = none)
         self.frames = 0
+        self.fault = None            # why the last write failed, until one succeeds
         self._lut = bytearray(256)
         self.set_brightness(brightness_cap, gamma)
 
@@ -163,6 +164,13 @@ class Leds:
         else:
             out[:] = buf
         self.scale = scale
-        strip.write()
+        try:
+            strip.write()
+        except OSError as exc:       # the output failed (a DMA that never finished): report it
+            self._never = True       # and send this frame again next time
+            if self.fault is None:
+                self.fault = "the LED output failed: %s" % (exc,)
+            return False
+        self.fault = None
         self.frames += 1
         return True

@@ -14,6 +14,7 @@ _PIO0_TXF0 = const(0x50200010)    # PIO0 TX FIFO of state machine 0 (+4 per stat
 _DREQ_PIO0_TX0 = const(0)         # DMA pacing: PIO0 SM0 TX FIFO not full (+1 per state machine)
 _US_PER_LED = const(30)           # 24 bits at 800 kHz
 _LATCH_US = const(80)             # WS2812 latches a frame after > 50 us low
+_STALL_US = const(5000)           # a frame not out this long after its time: the DMA is stuck
 
 # Electrical/timing: 8 MHz state machine, 10 cycles per bit (1.25 us): a 1 is high for 7 cycles
 # (875 ns), a 0 for 2 (250 ns), within WS2812B's 0H/1H windows. The DMA writes one byte per
@@ -54,12 +55,23 @@ class PioStrip:
         self.ctrl = self.dma.pack_ctrl(size=0, inc_write=False, treq_sel=_DREQ_PIO0_TX0 + sm_id)
         self.fifo = _PIO0_TXF0 + 4 * sm_id
         self._done_at = None
+        self.stalled = False
 
     def write(self):
-        """Start streaming ``buf``; waits only if the previous frame is still going out."""
-        if self._done_at is not None:
-            while self.dma.active() or ticks_diff(self._done_at, _ticks_us()) > 0:
-                pass
+        """Start streaming ``buf``; waits only if the previous frame is still going out, and
+        never longer than its time plus _STALL_US: a DMA that does not finish (a stalled state
+        machine) is stopped and OSError raised, so the caller reports a fault instead of hanging."""
+        done = self._done_at
+        if done is not None:
+            while self.dma.active() or ticks_diff(done, _ticks_us()) > 0:
+                if ticks_diff(_ticks_us(), done) > _STALL_US:
+                    self.dma.active(0)
+                    self._done_at = None
+                    self.stalled = True
+                    raise OSError("the LED strip's DMA did not finish")
+            self.stalled = False             # the last frame went out
         self.dma.config(read=self.buf, write=self.fifo, count=len(self.buf), ctrl=self.ctrl,
                         trigger=True)
         self._done_at = ticks_add(_ticks_us(), self.n * _US_PER_LED + _LATCH_US)
+        if self.stalled:                     # sent, but not believed until a frame is seen out
+            raise OSError("the LED strip's DMA did not finish")

@@ -48,6 +48,7 @@ class Pin:
                 w.gpio_out |= bit
             else:
                 w.gpio_out &= ~bit
+                w.pin_low(self.id)
 
     def __call__(self, v=None):
         return self.value(v)
@@ -72,7 +73,7 @@ class SPI:
 
     def readinto(self, buf, write=0):
         if self.world is not None:
-            self.world.shift_bytes(buf)
+            self.world.spi_read(buf)
 
     def read(self, n, write=0):
         buf = bytearray(n)

@@ -31,4 +31,6 @@ class NeoPixel:
 
     def write(self):
         if self.world is not None:
+            if self.world.led_stall:
+                raise OSError(5)                 # EIO: the simulated output failed
             self.world.led_written(self.buf)

@@ -62,7 +62,8 @@ class DMA:
             self.world.led_written(bytes(read[:count]))
 
     def active(self, on=None):
-        return False
+        """Busy while the simulated output is failed (``SimWorld.fail_leds``): it never ends."""
+        return bool(self.world is not None and self.world.led_stall and on is None)
 
     def close(self):
         pass

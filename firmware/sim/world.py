@@ -81,6 +81,8 @@ class SimWorld:
         self._rpos = 256
         self._rstuck = None
         self._rstuck_i = 0
+        self.front_end_fault = None
+        self.led_stall = False            # the LED output fails (see fail_leds)
         self._seed = None if seed is None else (seed * 2654435761 + 1) & 0xFFFFFFFF or 1
         self._phys_seed = 1 if seed is None else seed     # magnets' and sensors' tolerances
         self.fs = SimFlash(storage_root or _temp_dir(self))
@@ -108,6 +110,8 @@ class SimWorld:
                 self.field = HallField(cfg, self._phys_seed)
             self.stack_max = stack["levels"] if stack else 1
         self.cfg = cfg
+        self.load_pin = cfg.pins.get("sr_load")
+        self.shift_pos = 0
         self.sel_base = cfg.pins["mux_s0"]
         self.btn_base = cfg.pins["btn_p0"]
         self.machine = _MachineView(self)
@@ -197,18 +201,53 @@ class SimWorld:
             return 1 if self.lev[s] else 0
         return 1 if v == 1 else 0
 
-    def shift_bytes(self, buf):
-        """What the 74HC165 chain shifts out: slot bits, 0 where a magnet closes the reed."""
+    def shift_bytes(self, buf, start=0):
+        """What the 74HC165 chain shifts out from its byte ``start`` on: slot bits, 0 where a
+        magnet closes the reed, 1 for the spare inputs (tied to 3.3 V), then 0x00 past the last
+        chip (its SER is grounded); a failed data line (``fail_front_end``) reads its level."""
+        fail = self.front_end_fault
+        if fail is not None:
+            for b in range(len(buf)):
+                buf[b] = 0xFF if fail == "high" else 0
+            return
         n = self.cfg.n_slots
+        chips = self.cfg.digital.get("chips", (n + 7) >> 3)
         for b in range(len(buf)):
+            if start + b >= chips:
+                buf[b] = 0
+                continue
             v = 0xFF
             for bit in range(8):
-                s = (b << 3) + bit
+                s = ((start + b) << 3) + bit
                 if s < n and self.occupied(s):
                     v &= ~(1 << bit)
             buf[b] = v
 
+    def spi_read(self, buf):
+        """An SPI read clocks the chain on from where the last one stopped (the load pin, driven
+        low, starts it again from the first chip)."""
+        self.shift_bytes(buf, self.shift_pos)
+        self.shift_pos += len(buf)
+
+    def pin_low(self, pin):
+        if pin == self.load_pin:
+            self.shift_pos = 0
+
+    def fail_leds(self, on=True):
+        """The LED output fails: the PIO driver's DMA never finishes, the neopixel stand-in
+        raises; False mends it. (A strip that is merely absent cannot be told from a working
+        one: WS2812s send nothing back.)"""
+        self.led_stall = on
+
+    def fail_front_end(self, level=None):
+        """The sensors' data line dead: "high" (floating or pulled up: the shift registers read
+        0xFF, the ADC full scale) or "low" (shorted: 0x00, ADC 0); None mends it."""
+        self.front_end_fault = level
+
     def adc_u16(self):
+        fail = self.front_end_fault
+        if fail is not None:
+            return 0xFFFF if fail == "high" else 0
         s = (self.gpio_out >> self.sel_base) & 0xFF
         if s >= self.cfg.n_slots:
             return 0
