@@ -57,6 +57,9 @@ def test_zone_words(name, said):
     ({"t": "ev", "ev": "lift", "zone": "bar0", "count": 0}, "a checker lifted from White's bar"),
     ({"t": "ev", "ev": "power_restore", "turns": 4, "dropped": 0, "phase": "move", "seal": "x"},
      "power back: the game resumed after 4 turn(s)"),
+    ({"t": "ev", "ev": "hw_fault", "part": "dice", "fault": True, "why": "a constant bit"},
+     "hardware fault, the electronic dice: a constant bit. The first die's LEDs show its code"),
+    ({"t": "ev", "ev": "hw_fault", "part": "p1", "fault": False}, "Black's button: working again"),
     ({"t": "err", "cmd": "roll 9 9", "msg": "dice are 1..6"}, "refused: roll 9 9: dice are 1..6"),
     ({"t": "ok", "cmd": "new"}, None),
     ({"t": "leds", "rgb": "000000"}, None),
@@ -112,6 +115,8 @@ STATUS = {"variant": "short", "phase": "move", "turn": 0, "dice": [6, 4], "dice_
     ({"phase": "doublet", "variant": "matador"}, "Jacquet with the matador 4-3 · White: choose the doublet (Menu changes it, your button confirms)"),
     ({"phase": "resign"}, "Short nardy (tric-trac) · White offers to resign: Black accepts (his button) or refuses (Menu)"),
     ({"board": "mismatch"}, "Short nardy (tric-trac) · White to play 6-4 (dice left: 4) · the board does not match the game"),
+    ({"hw_faults": ["dice", "menu"]},
+     "Short nardy (tric-trac) · White to play 6-4 (dice left: 4) · out of order: the electronic dice, the Menu button"),
 ])
 def test_status_line(changes, said):
     assert words.status_line(dict(STATUS, **changes)) == said

@@ -53,6 +53,8 @@ class GameView:
             self.stuck = False
         if ev == "no_move":
             self.stuck = True
+        if ev == "hw_fault" and not msg.get("fault") and self.notice and self.notice["ev"] == "hw_fault":
+            self.notice = None              # the part works again
         if ev == "lift" and self.notice and self.notice.get("placement"):
             if str(msg.get("zone")) in self.notice["zones"]:
                 self.notice = None          # the misplaced checker is taken back

@@ -10,6 +10,8 @@ from firmware.rules.notation import format_steps
 SIDES = ("White", "Black")
 BAR, OFF = 25, 0
 ROLL_KINDS = {"matador": "the matador ", "chosen": "the chosen doublet "}
+PARTS = {"dice": "the electronic dice", "sensors": "the sensors", "p0": "White's button",
+         "p1": "Black's button", "menu": "the Menu button", "leds": "the LEDs"}
 
 
 def side_name(side):
@@ -192,6 +194,10 @@ def event_words(msg, rules=None, cube=1):
         return "a checker put down on %s" % zone_words(msg.get("zone"))
     if ev in ("illegal", "refused", "mismatch", "sensor_fault", "time_out"):
         return notice_words(msg)
+    if ev == "hw_fault":
+        if msg.get("fault"):
+            return notice_words(msg)
+        return "%s: working again" % PARTS.get(msg.get("part"), str(msg.get("part")))
     if ev == "resync":
         return "the board matches the game again"
     if ev == "resign_offer":
@@ -251,6 +257,9 @@ def notice_words(msg):
                 "sensibly again" % zones_words(msg.get("zones")))
     if ev == "time_out":
         return "%s's time ran out: %s loses the match" % (who, who)
+    if ev == "hw_fault" and msg.get("fault"):
+        return ("hardware fault, %s: %s. The first die's LEDs show its code"
+                % (PARTS.get(msg.get("part"), str(msg.get("part"))), msg.get("why", "")))
     if ev == "no_move":
         return "%s cannot move: press to pass" % who
     return None
@@ -305,6 +314,9 @@ def status_line(status, offer=None, rules=None, cube=1, stuck=False):
     board = s.get("board")
     if board == "mismatch":
         text += " · the board does not match the game"
+    faults = s.get("hw_faults")
+    if faults:
+        text += " · out of order: " + ", ".join(PARTS.get(p, str(p)) for p in faults)
     return "%s · %s" % (title, text)
 
 
