@@ -4,8 +4,9 @@ One engine serves every variant; ``Rules`` declares the differences (block size,
 six-block rule, hit-and-lift). The generator works in place on two 26-count arrays seen from
 the mover (``mine[pip]``, ``opp[pip]`` = opposing checkers on the mover's pip), with make/unmake,
 an undo stack of small integers and bitmasks of the candidate source pips (occupied points
-and open landing points, the latter shifted by the die), so a search allocates (almost)
-nothing per node.
+and open landing points, the sources shifted down by the die to meet them), so a search
+allocates (almost) nothing per node. No mask ever reaches 2**30: the RP2040's small ints have
+31 bits, and a larger value is a heap object at every operation (``host_tools.smallint_audit``).
 
 Legality (rules.md §2.2, D1): the candidate plays are all step sequences (prefixes included)
 whose final position passes the variant's whole-play rules (six-block); a legal play uses the
@@ -462,7 +463,7 @@ class Turn:
             if self.lock_on:
                 f |= self.locks
             allowed &= ~f
-        land = allowed & (self.opened << d)
+        land = ((allowed >> d) & self.opened) << d     # never opened << d: 2**30 for a 6
         bear = allowed & ((2 << d) - 2)
         if bear:
             land |= self._bear_off(bear, d)
@@ -501,8 +502,8 @@ class Turn:
         hitting = self.blk == 2
         lift = self.lift
         plain = not self.guarded                     # no rule can forbid a source: inline leaves
-        landd = self.opened << d
-        beard = (2 << d) - 2
+        opened = self.opened                         # shifted right, never left: opened << 6
+        beard = (2 << d) - 2                         # reaches 2**30, a heap int on the RP2040
         while land:
             low = land & -land
             land ^= low
@@ -534,7 +535,7 @@ class Turn:
                 if plain:
                     leaves = src & ((2 << s) - 2)
                     bear = leaves & beard
-                    leaves &= landd
+                    leaves = ((leaves >> d) & opened) << d
                     if bear:
                         leaves |= self._bear_off(bear, d)
                 else:
