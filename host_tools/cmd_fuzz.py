@@ -1,6 +1,6 @@
 """Fuzz the firmware's serial link (and the host tools' file readers): python -m host_tools fuzz serial ...
 
-    python -m host_tools fuzz serial --lines N --seed S [--batch B] [--cpython] [--heap 230K] [--json]
+    python -m host_tools fuzz serial --lines N --seed S [--batch B] [--jobs J] [--cpython] [--heap 230K] [--json]
     python -m host_tools fuzz serial --batch-seed X --lines N      (one failing batch again)
 
 ``serial`` feeds N seeded hostile lines (host_tools.fuzz_serial) to the firmware on the simulated
@@ -40,7 +40,8 @@ def _serial(args):
                 s["lines"], s["crashes"], s["unanswered"], time.time() - t0),
                 file=sys.stderr, flush=True)
 
-    s = fuzz_serial.fuzz(args.lines, args.seed, args.batch, not args.cpython, args.heap, progress)
+    s = fuzz_serial.fuzz(args.lines, args.seed, args.batch, not args.cpython, args.heap, progress,
+                         args.jobs)
     s["seconds"] = round(time.time() - t0, 1)
     failed = s["crashes"] or s["unanswered"] or s["internal_errors"] or s["not_json"] \
         or s["failures"]
@@ -76,6 +77,7 @@ def main(argv):
     sp.add_argument("--batch", type=int, default=20000, help="lines per firmware process")
     sp.add_argument("--batch-seed", type=int, default=None, help="run one batch from its seed")
     sp.add_argument("--cpython", action="store_true", help="run the firmware on CPython")
+    sp.add_argument("--jobs", type=int, default=1, help="firmware processes at a time")
     sp.add_argument("--heap", default=fuzz_serial.mpytree.HEAP)
     sp.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)

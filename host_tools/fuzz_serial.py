@@ -391,56 +391,63 @@ def run_stream(stream, micropython=True, heap=mpytree.HEAP, timeout=3600):
     return proc.returncode, objs, proc.stderr.decode("utf-8", "replace"), bad
 
 
-def fuzz(lines, seed, batch=20000, micropython=True, heap=mpytree.HEAP, report=None):
+def _batch(bseed, n, micropython, heap):
+    """One batch: its stream, what each line should get, and what the firmware said."""
+    stream = Fuzzer(bseed).stream(n)
+    rc, objs, err, bad = run_stream(stream, micropython, heap)
+    return stream, expected(stream), rc, objs, err, bad
+
+
+def fuzz(lines, seed, batch=20000, micropython=True, heap=mpytree.HEAP, report=None, jobs=1):
     """Run ``lines`` fuzzed lines in batches of ``batch`` (one firmware process each, batch i
-    seeded with ``seed * 1000003 + i``); returns a summary dict. ``report(summary)`` is called
-    after each batch."""
+    seeded with ``seed * 1000003 + i``, ``jobs`` processes at a time); returns a summary dict
+    (the same for any ``jobs``). ``report(summary)`` is called after each batch."""
+    from concurrent.futures import ThreadPoolExecutor
     summary = {"seed": seed, "lines": 0, "command_lines": 0, "answers": 0, "crashes": 0,
                "unanswered": 0, "internal_errors": 0, "not_json": 0, "batches": 0,
                "power_cuts": 0, "overlong": 0, "phases": {}, "commands_in_phases": 0,
                "out_of_memory": {},
                "failures": []}
     pairs = set()
+    plan = []
     done = 0
-    i = 0
     while done < lines:
         n = min(batch, lines - done)
-        bseed = seed * 1000003 + i
-        stream = Fuzzer(bseed).stream(n)
-        want = expected(stream)
-        rc, objs, err, bad = run_stream(stream, micropython, heap)
-        problems = check_answers(want, objs)
-        answers = sum(1 for o in objs if o.get("t") in ("ok", "err"))
-        summary["lines"] += stream.count(b"\n")
-        summary["command_lines"] += len(want)
-        summary["answers"] += answers
-        summary["unanswered"] += max(0, len(want) - answers)
-        summary["internal_errors"] += sum(1 for o in objs if is_bug(o))
-        for o in objs:
-            if out_of_memory(o):
-                word = (o.get("cmd") or "?").split()[0] if (o.get("cmd") or "").split() else "?"
-                summary["out_of_memory"][word] = summary["out_of_memory"].get(word, 0) + 1
-        summary["not_json"] += bad
-        summary["overlong"] += sum(1 for w in want if not w)
-        summary["power_cuts"] += sum(1 for o in objs if o.get("t") == "hello") - 1
-        for o in objs:
-            if o.get("t") == "status":
-                summary["phases"][o["phase"]] = summary["phases"].get(o["phase"], 0) + 1
-        pairs |= phase_coverage(stream, objs)
-        crashed = rc != 0 or "Traceback" in err
-        if crashed:
-            summary["crashes"] += 1
-        if crashed or problems or bad:
-            summary["failures"].append({"batch": i, "batch_seed": bseed, "returncode": rc,
-                                        "stderr": err[-1500:], "problems": problems[:5],
-                                        "replay": "python -m host_tools fuzz serial --batch-seed %d"
-                                                  " --lines %d%s" % (bseed, n, "" if micropython
-                                                                     else " --cpython")})
-        summary["batches"] += 1
+        plan.append((len(plan), seed * 1000003 + len(plan), n))
         done += n
-        i += 1
-        if report is not None:
-            report(summary)
+    with ThreadPoolExecutor(max(1, jobs)) as pool:
+        runs = pool.map(lambda job: _batch(job[1], job[2], micropython, heap), plan)
+        for (i, bseed, n), (stream, want, rc, objs, err, bad) in zip(plan, runs):
+            problems = check_answers(want, objs)
+            answers = sum(1 for o in objs if o.get("t") in ("ok", "err"))
+            summary["lines"] += stream.count(b"\n")
+            summary["command_lines"] += len(want)
+            summary["answers"] += answers
+            summary["unanswered"] += max(0, len(want) - answers)
+            summary["internal_errors"] += sum(1 for o in objs if is_bug(o))
+            for o in objs:
+                if out_of_memory(o):
+                    cmd = (o.get("cmd") or "").split()
+                    word = cmd[0] if cmd else "?"
+                    summary["out_of_memory"][word] = summary["out_of_memory"].get(word, 0) + 1
+                elif o.get("t") == "status":
+                    summary["phases"][o["phase"]] = summary["phases"].get(o["phase"], 0) + 1
+            summary["not_json"] += bad
+            summary["overlong"] += sum(1 for w in want if not w)
+            summary["power_cuts"] += sum(1 for o in objs if o.get("t") == "hello") - 1
+            pairs |= phase_coverage(stream, objs)
+            crashed = rc != 0 or "Traceback" in err
+            if crashed:
+                summary["crashes"] += 1
+            if crashed or problems or bad:
+                summary["failures"].append({
+                    "batch": i, "batch_seed": bseed, "returncode": rc, "stderr": err[-1500:],
+                    "problems": problems[:5],
+                    "replay": "python -m host_tools fuzz serial --batch-seed %d --lines %d%s" % (
+                        bseed, n, "" if micropython else " --cpython")})
+            summary["batches"] += 1
+            if report is not None:
+                report(summary)
     summary["commands_in_phases"] = len(pairs)
     summary["phase_pairs"] = sorted("%s@%s" % p for p in pairs)
     return summary
