@@ -20,6 +20,8 @@ def version():
     import ast
     import importlib.util
     spec = importlib.util.find_spec("firmware.app")   # read, not imported: no stand-ins needed
+    if spec is None or spec.origin is None:
+        raise LookupError("the firmware package is not installed beside the host tools")
     with open(spec.origin) as f:
         tree = ast.parse(f.read())
     for node in tree.body:

@@ -45,7 +45,7 @@ def worst_position(points):
 def cases():
     """(name, position, dice, expected plays or None)."""
     rules = get_rules("backgammon")
-    out = []
+    out: list = []
     for name, dice, points, plays in WORST:
         out.append((name, worst_position(points), dice, plays))
     start = rules.start_position()
@@ -55,12 +55,11 @@ def cases():
 
 
 def _best_of(fn, repeat):
-    best = None
-    for _ in range(repeat):
+    best = float("inf")
+    for _ in range(max(1, repeat)):
         t0 = time.perf_counter()
         fn()
-        dt = time.perf_counter() - t0
-        best = dt if best is None or dt < best else best
+        best = min(best, time.perf_counter() - t0)
     return best * 1000.0
 
 

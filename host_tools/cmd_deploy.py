@@ -124,26 +124,39 @@ def board_description(root, front_end=None):
     return (json.dumps(desc, indent=2) + "\n").encode()
 
 
-def build_image(root=REPO_ROOT, build_dir=None, front_end=None):
-    """Every file the board gets, compiled where it should be, in a stable order."""
-    build = build_folder(root, build_dir)
-    items = []
-    for name, remote in (("boot.py", "/boot.py"), ("firmware/main.py", "/main.py")):
-        with open(os.path.join(root, name), "rb") as f:
-            items.append(Item(name, remote, f.read()))
+def board_files(root=REPO_ROOT):
+    """What a board holds, as (source in the repository, path on the board) in a stable order:
+    boot.py and firmware/main.py at the root, every other module of firmware/ (the simulator
+    excepted) under /firmware/, and hardware/board.json. deploy sends the modules as .mpy;
+    package.json (mip) lists the same sources and manifest.py freezes the same modules."""
+    out = [("boot.py", "/boot.py"), ("firmware/main.py", "/main.py")]
     for folder, dirs, files in os.walk(os.path.join(root, "firmware")):
         rel_dir = os.path.relpath(folder, root).replace(os.sep, "/")
         dirs[:] = sorted(d for d in dirs if d != "__pycache__"
                          and (rel_dir + "/" + d) not in SKIP_DIRS)
         for fn in sorted(files):
             rel = rel_dir + "/" + fn
-            if not fn.endswith(".py") or rel == "firmware/main.py":
-                continue
+            if fn.endswith(".py") and rel != "firmware/main.py":
+                out.append((rel, "/" + rel))
+    out.append(("hardware/board.json", "/hardware/board.json"))
+    return out
+
+
+def build_image(root=REPO_ROOT, build_dir=None, front_end=None):
+    """Every file the board gets, compiled where it should be, in a stable order."""
+    build = build_folder(root, build_dir)
+    items = []
+    for rel, remote in board_files(root):
+        if rel == "hardware/board.json":
+            items.append(Item(rel, remote, board_description(root, front_end)))
+        elif remote.startswith("/firmware/"):
             out = os.path.join(build, rel[:-3] + ".mpy")
             compile_module(os.path.join(root, rel), out, rel, root)
             with open(out, "rb") as f:
-                items.append(Item(rel, "/" + rel[:-3] + ".mpy", f.read()))
-    items.append(Item("hardware/board.json", "/hardware/board.json", board_description(root, front_end)))
+                items.append(Item(rel, remote[:-3] + ".mpy", f.read()))
+        else:
+            with open(os.path.join(root, rel), "rb") as f:
+                items.append(Item(rel, remote, f.read()))
     return items
 
 

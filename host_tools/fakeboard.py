@@ -31,9 +31,10 @@ import time
 import tty
 
 HARD_RESET_EXIT = 117
-# The heap a board's firmware gets: a Pico's 192 KB of MicroPython heap hold 4-byte words; the
-# unix port's words are 8 bytes, so the same objects need about twice as much here (384K).
-HEAP = "384K"
+# The heap: a Pico's 192 KB of MicroPython heap hold 4-byte words; the unix port's words are 8
+# bytes, so the firmware's objects need about twice as much here (384K), and the simulated board
+# lives in the same heap (its modules alone take ~40 KB): 512K in all.
+HEAP = "512K"
 _SOFT_REBOOT_BANNER = b"MPY: soft reboot\r\n"
 _RAW_PROMPT = b"raw REPL; CTRL-B to exit\r\n>"
 
@@ -109,11 +110,15 @@ def _run_board_file(name):
         raise e
     except Exception as e:
         sys.print_exception(e)
+if %(run_main)r:
+    _run_board_file('boot.py')
+# The host's bytes reach the board from here on: a Ctrl-C a tool sends while the board restarts
+# then interrupts main.py, as the tool means it to, not boot.py (after which main.py would run
+# on and take the tool's next bytes as its own input).
 _ready.write('ready')
 _ready.close()
 del _ready
 if %(run_main)r:
-    _run_board_file('boot.py')
     _run_board_file('main.py')
 del _run_board_file
 """
@@ -366,7 +371,8 @@ def main(argv=None):
                                 description="a MicroPython board on a pty, FOLDER as its flash")
     p.add_argument("folder")
     p.add_argument("--heap", default=HEAP,
-                   help="MicroPython heap (default %s: a Pico's 192 KB in the unix port's 8-byte words)" % HEAP)
+                   help="MicroPython heap (default %s: a Pico's 192 KB in the unix port's 8-byte words, "
+                   "and the simulated board)" % HEAP)
     p.add_argument("--no-peripherals", action="store_true",
                    help="the unix port's own machine module instead of the simulated RP2040 board")
     args = p.parse_args(sys.argv[1:] if argv is None else argv)

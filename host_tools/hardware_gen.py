@@ -218,13 +218,6 @@ def wiring_svg(desc):
     px, py, ph = 40, 60, 26
     out.append(_box(px, py, 170, ph * (len(pins) + 4), "#dfe"))
     out.append(_text(px + 85, py + 18, "Raspberry Pi Pico", 13, "middle", "bold"))
-    groups = {"sr": (520, "74HC165 chain (digital)", "#fd8"),
-              "mux": (520, "sensor 74HC4067 x%d (analog)" % desc["analog"]["muxes"], "#cdf"),
-              "bank": (520, "bank 74HC4067 (analog)", "#cdf"),
-              "adc": (520, "bank 74HC4067 SIG (analog)", "#cdf"),
-              "led": (520, "74AHCT125 -> 330R -> WS2812 DIN", "#fcc"),
-              "btn": (520, "buttons to GND", "#eee"),
-              "buzzer": (520, "piezo", "#eee")}
     colours = {"sr": "#c60", "mux": "#06c", "bank": "#039", "adc": "#039", "led": "#c00",
                "btn": "#333", "buzzer": "#666"}
     y = py + 30
@@ -355,7 +348,7 @@ class SchematicError(Exception):
     """The netlist could not be made, or its electrical rules check found errors."""
 
 
-_netlists = {}
+_netlists: dict = {}
 
 
 def schematic(desc):

@@ -46,4 +46,15 @@ if [ ${#todo[@]} -gt 0 ]; then
     sha256sum "$top/requirements/$f.txt" | cut -d' ' -f1 > "$venv/.installed-$f.sha"
   done
 fi
+# The MicroPython rp2 stubs shadow CPython's own modules (time, select, ...), so they live in a
+# folder of their own that only host_tools/typecheck.py puts on mypy's path.
+if [[ " ${files[*]} " == *" test "* ]]; then
+  want=$(sha256sum "$top/requirements/rp2-stubs.txt" | cut -d' ' -f1)
+  if [ "$(cat "$venv/.installed-rp2-stubs.sha" 2>/dev/null)" != "$want" ]; then
+    rm -rf "$venv/rp2-stubs"
+    "$venv/bin/pip" install -q --disable-pip-version-check --target "$venv/rp2-stubs" \
+      -r "$top/requirements/rp2-stubs.txt" >&2
+    echo "$want" > "$venv/.installed-rp2-stubs.sha"
+  fi
+fi
 echo "$venv/bin/python"

@@ -5,7 +5,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from firmware.rules import Position, Turn, get_rules  # noqa: E402
+from firmware.rules import Position, Turn, get_rules  # noqa: E402, F401 (the tests import them from here)
 from firmware.rules.notation import apply_move_text  # noqa: E402
 
 

@@ -354,11 +354,9 @@ def test_power_cut_mid_turn_resumes_game_dice_and_hands(vb):
     vb.move(zone(vb, 0, 24), zone(vb, 0, 23))
     vb.press("p0")
     assert vb.cmd("roll 6 2")["t"] == "ok"
-    s = vb.session
     vb.lift(zone(vb, 1, 13), 1)             # a checker in the air when the power goes
     before = vb.status()
     vb.power_cut(off_ms=3000)
-    s = vb.session
     after = vb.status()
     for key in ("variant", "turn", "dice", "score", "match_to"):
         assert after[key] == before[key]

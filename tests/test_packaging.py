@@ -126,3 +126,43 @@ def test_the_wheel_holds_the_tools_the_firmware_and_what_they_read(tmp_path):
     meta = zipfile.ZipFile(wheel).read([n for n in names if n.endswith("/METADATA")][0]).decode()
     assert "Version: %s" % fw_version() in meta
     assert "License-Expression: MIT AND CERN-OHL-P-2.0" in meta
+
+
+def test_a_fresh_environment_installs_it_and_plays(tmp_path):
+    """`pip install .` into a new virtual environment, far from the checkout: the console
+    commands start, and nardy-play serves the virtual board's page with the firmware running."""
+    import json as _json
+    import urllib.request
+    import venv
+
+    src = clean_copy(str(tmp_path / "src"))
+    env_dir = tmp_path / "env"
+    venv.EnvBuilder(with_pip=True).create(str(env_dir))
+    pip = str(env_dir / "bin" / "pip")
+    done = subprocess.run([pip, "install", "-q", "--disable-pip-version-check", src],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    shutil.rmtree(src)                     # the installed copy must stand on its own
+    away = tmp_path / "elsewhere"
+    away.mkdir()
+    done = subprocess.run([str(env_dir / "bin" / "nardy"), "--version"], cwd=str(away),
+                          capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == "smart-nardy " + fw_version(), done.stderr
+    play = subprocess.Popen([str(env_dir / "bin" / "nardy-play"), "--no-browser", "--http-port", "0"],
+                            cwd=str(away), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = play.stdout.readline()
+        url = re.search(r"(http://\S+/)(\?\S*)", line)        # the page's address, with its token
+        assert url, line + play.stderr.read()
+        page = urllib.request.urlopen(url.group(0), timeout=30).read().decode()
+        assert "<html" in page.lower()
+        with urllib.request.urlopen(url.group(1) + "api/stream" + url.group(2), timeout=30) as stream:
+            first = b""
+            while b"\n\n" not in first:
+                first += stream.read(1)
+        assert b"data:" in first
+        snapshot = _json.loads(first.split(b"data:", 1)[1].strip())
+        assert snapshot                  # the firmware answered: the page has a board to show
+    finally:
+        play.terminate()
+        play.wait(timeout=30)

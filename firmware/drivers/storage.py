@@ -3,7 +3,7 @@
 try:
     from binascii import crc32
 except ImportError:  # pragma: no cover - every supported port has it
-    crc32 = None
+    crc32 = None  # type: ignore[assignment]
 
 # littlefs (the rp2 port's filesystem) is copy-on-write: a rename that replaces a file commits
 # atomically, so after a power cut the name holds either the whole old or the whole new file. A

@@ -9,6 +9,11 @@ Phases: ``opening`` (each side throws one die), ``roll`` (the side to move throw
 
 from firmware.rules.movegen import Turn
 
+try:                        # type comments only: MicroPython has no typing module, and needs none
+    from typing import Any  # noqa: F401
+except ImportError:
+    pass
+
 OPENING = "opening"
 ROLL = "roll"
 MOVE = "move"
@@ -33,7 +38,7 @@ class Game:
         self.rules = rules
         self.pos = rules.start_position()
         self.phase = OPENING
-        self.turn = None               # the Turn in progress (phase MOVE)
+        self.turn = None  # type: Any  # the Turn in progress (phase MOVE)
         self.kind = NORMAL
         self.dice = None
         self.played = [0, 0]           # turns committed per side (the head rule's "first turn")

@@ -190,7 +190,7 @@ def serve(inp, out):
     """Answer every line of ``inp`` on ``out``; returns the number of error answers.
     A failure in the middle of an answer (say, out of memory) closes that line as
     ``{"legal": [...partial], "error": "..."}``."""
-    cache = {}
+    cache = {}  # type: dict
     errors = 0
     flush = getattr(out, "flush", None)
     tracked = _Tracked(out)

@@ -124,7 +124,7 @@ def parse_lines(text, side, rules=None):
     """Read a play in line notation for ``side``; returns [(src, dst, hit_marked), ...] in the
     mover's own pips (25 = bar, 0 = off), one entry per movement, counts expanded (the shape
     of ``notation.parse_move``). A '-d' step is one die; a '>line' step may span several."""
-    out = []
+    out = []  # type: list
     words = text.replace(",", " ").split()
     if words == ["-"]:
         return out
@@ -158,7 +158,7 @@ def format_lines(steps, side, rules=None):
     per checker ('12-4-3*'), identical parts merged with a count, '-' for no move."""
     if not steps:
         return "-"
-    chains = []
+    chains = []  # type: list
     for step in steps:
         s, t, die, hit = step[0], step[1], step[2], step[3]
         for ch in chains:
@@ -184,7 +184,7 @@ def format_lines(steps, side, rules=None):
                 words.append("*")
             cur = nxt if nxt > 0 else 0
         parts.append("".join(words))
-    out = []
+    out = []  # type: list
     for p in parts:
         if out and out[-1][0] == p:
             out[-1][1] += 1

@@ -350,7 +350,7 @@ class Turn:
 
     def targets(self, src):
         """Steps from ``src`` that keep a legal play reachable: [(dst, die), ...]."""
-        out = []
+        out = []  # type: list
         depth = len(self.stack)
         if depth >= self.max_steps or not (0 < src <= _BAR) or not self.mine[src]:
             return out
@@ -780,7 +780,7 @@ class Turn:
             if self.canon:
                 return [seq]
             return _orders(seq)
-        found = []
+        found = []  # type: list
         self._loose(fm, fo, found)
         return found
 

@@ -27,7 +27,7 @@ def format_steps(steps):
     """gnubg-style text of a play given as [(src, dst, die, hit), ...] (dst 0 = off)."""
     if not steps:
         return ""
-    chains = []          # each: [points..., hits...] as two lists
+    chains = []  # type: list  # each: [points..., hits...] as two lists
     for step in steps:
         s, t, hit = step[0], step[1], step[3]
         joined = False

@@ -8,7 +8,7 @@ scoring. Options are the named choices of ``rules.md`` (Project decisions and §
 keyword arguments: ``get_rules("long", head_exception="fixed_doubles")``.
 """
 
-from firmware.rules.position import Position, SIDE, CHECKERS, OFF, BAR, WHITE, BLACK
+from firmware.rules.position import Position, SIDE, CHECKERS, BAR, WHITE, BLACK
 
 OPPOSITE = 0   # short nardy, backgammon, takhteh, jacquet: White's pip k is Black's pip 25 - k
 SAME = 1       # long nardy: both sides go the same way round, heads diagonally opposite
@@ -28,12 +28,12 @@ class Rules:
     six_block = False         # long nardy: no six-point block with every opponent behind it
     hit_lift = False          # takhteh: no leaving a home point where this turn hit
     matador = False           # jacquet matador: a 4-3 is followed by a chosen doublet
-    start = BACKGAMMON_START
+    start = BACKGAMMON_START  # type: tuple
     opening = "high_die"      # high_die: starter plays the two opening dice; rethrow; parity
     cube = True
     gnubg_compatible = True   # records can be exported in gnubg's formats
     # option name -> (allowed values, default)
-    OPTIONS = {}
+    OPTIONS = {}  # type: dict
 
     def __init__(self, **options):
         self.options = {}

@@ -23,14 +23,14 @@ class Pin:
     IRQ_FALLING = 4
     IRQ_RISING = 8
 
-    def __init__(self, id, mode=-1, pull=-1, value=None, **kwargs):
+    def __init__(self, id, mode=-1, pull=-1, *, value=None, **kwargs):
         self.id = id
         self.mode = mode
         self.world = _world
         if value is not None:
             self.value(value)
 
-    def init(self, mode=-1, pull=-1, value=None, **kwargs):
+    def init(self, mode=-1, pull=-1, *, value=None, **kwargs):
         if value is not None:
             self.value(value)
 
@@ -67,7 +67,7 @@ class SPI:
     MSB = 0
     LSB = 1
 
-    def __init__(self, id, baudrate=1000000, polarity=0, phase=0, bits=8, firstbit=0,
+    def __init__(self, id, baudrate=1000000, *, polarity=0, phase=0, bits=8, firstbit=0,
                  sck=None, mosi=None, miso=None):
         self.world = _world
 
@@ -93,7 +93,7 @@ class ADC:
 
 
 class PWM:
-    def __init__(self, pin, freq=1000, duty_u16=0):
+    def __init__(self, pin, *, freq=1000, duty_u16=0):
         self.world = _world
         self._freq = freq
         self._duty = duty_u16
@@ -115,7 +115,7 @@ class PWM:
 
 
 class WDT:
-    def __init__(self, id=0, timeout=5000):
+    def __init__(self, *, id=0, timeout=5000):
         self.world = _world
         if self.world is not None:
             self.world.wdt_start(timeout)

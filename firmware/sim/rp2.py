@@ -56,7 +56,7 @@ class DMA:
     def pack_ctrl(self, **kwargs):
         return 0
 
-    def config(self, read=None, write=None, count=None, ctrl=None, trigger=False):
+    def config(self, *, read=None, write=None, count=None, ctrl=None, trigger=False):
         if trigger and self.world is not None and isinstance(write, int) \
                 and 0x50200010 <= write < 0x50200020:
             self.world.led_written(bytes(read[:count]))
