@@ -21,7 +21,6 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 
 from host_tools import mpytree, smallint_audit

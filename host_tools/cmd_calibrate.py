@@ -171,13 +171,15 @@ def main(argv):
             return 2
     from mpremote.transport import TransportError, TransportExecError
     from mpremote.transport_serial import SerialTransport
+
+    from host_tools.cmd_deploy import enter_raw_repl
     try:
         transport = SerialTransport(port, baudrate=115200)
     except TransportError as exc:
         print("calibrate: cannot open %s: %s" % (port, exc), file=sys.stderr)
         return 1
     try:
-        transport.enter_raw_repl(soft_reset=False)
+        enter_raw_repl(transport)
         calibrate(transport, zones, samples=args.samples)
         print("Resetting the board")
         transport.exec_raw_no_follow("import time, machine\ntime.sleep_ms(100)\nmachine.reset()")

@@ -160,6 +160,46 @@ def build_image(root=REPO_ROOT, build_dir=None, front_end=None):
     return items
 
 
+RAW_BANNER = b"raw REPL; CTRL-B to exit\r\n"
+
+
+def enter_raw_repl(transport, attempts=3, wait_s=3.0):
+    """Interrupt whatever the board runs and enter its raw REPL, as mpremote's
+    ``enter_raw_repl(soft_reset=False)`` does, but patient with a board that is starting: its
+    firmware may take the first Ctrl-C while still importing, and the Ctrl-A sent right after
+    it may reach the firmware's input rather than the REPL. So: Ctrl-C twice, wait until the
+    board has been quiet a moment, then Ctrl-A, and try again if no banner came (mpremote would
+    wait for ever on a pty). Leaves the raw prompt's '>' unread, as mpremote expects."""
+    import time
+    from mpremote.transport import TransportError
+    ser = transport.serial
+    for _ in range(attempts):
+        ser.write(b"\r\x03")
+        time.sleep(0.1)
+        ser.write(b"\x03")
+        quiet_since = time.monotonic()
+        end = quiet_since + wait_s
+        while time.monotonic() < end and time.monotonic() - quiet_since < 0.3:
+            n = ser.in_waiting
+            if n:
+                ser.read(n)
+                quiet_since = time.monotonic()
+            else:
+                time.sleep(0.02)
+        ser.write(b"\r\x01")
+        got = b""
+        end = time.monotonic() + wait_s
+        while not got.endswith(RAW_BANNER) and time.monotonic() < end:
+            if ser.in_waiting:
+                got += ser.read(1)
+            else:
+                time.sleep(0.01)
+        if got.endswith(RAW_BANNER):
+            transport.in_raw_repl = True
+            return
+    raise TransportError("could not enter the raw REPL")
+
+
 def survey(transport, items):
     """What the board holds now: hashes of the image's files, files under /firmware, folders."""
     script = _SURVEY % {"roots": ["/firmware", "/hardware"], "paths": [i.remote for i in items]}
@@ -231,7 +271,7 @@ def deploy(port, root=REPO_ROOT, dry_run=False, reset=True, out=sys.stdout, fron
     except TransportError as exc:
         raise DeployError("cannot open %s: %s" % (port, exc))
     try:
-        transport.enter_raw_repl(soft_reset=False)
+        enter_raw_repl(transport)
         found = survey(transport, items)
         to_copy, to_remove = plan(items, found)
         if dry_run:
