@@ -1,0 +1,345 @@
+"""Game and Match at their edges: what a new game holds, each phase's refusals word for word, die
+ranges, an incomplete commit, the record of each turn, the first-turn head exception driven through
+Game, the matador's chosen doublet with and without forfeit, the cube's records, resignations,
+time-outs and the match score, Crawford and its saved state."""
+
+import pytest
+
+from rulesutil import get_rules, pos_from
+from firmware.rules.game import (Game, GameError, Match, OPENING, ROLL, MOVE, DOUBLET, DOUBLED, OVER,
+                                 MATADOR, CHOSEN, NORMAL)
+
+BG = get_rules("backgammon")
+
+
+def _play(game, *steps):
+    for s, d in steps:
+        game.turn.push(s, d)
+    return game.commit()
+
+
+def test_a_new_game():
+    g = Game(BG)
+    assert (g.phase, g.turn, g.kind, g.dice, g.played) == (OPENING, None, NORMAL, None, [0, 0])
+    assert (g.cube, g.cube_owner, g.winner, g.points, g.result) == (1, -1, -1, 0, "")
+    assert (g.opening, g.history, g.crawford) == ([], [], False)
+    assert g.pos == BG.start_position() and g.cube_allowed is True
+    assert Game(get_rules("short")).cube_allowed is False
+    assert Game(get_rules("short"), cube=True).cube_allowed is True
+    assert Game(BG, cube=False).cube_allowed is False
+    assert Game(BG, crawford=True).crawford is True
+
+
+@pytest.mark.parametrize("action,why", [
+    (lambda g: g.roll(3, 1), "not now: the game is in phase 'opening', this needs roll"),
+    (lambda g: g.commit(), "not now: the game is in phase 'opening', this needs move"),
+    (lambda g: g.commit_condoned(g.pos, "x"), "not now: the game is in phase 'opening', this needs move"),
+    (lambda g: g.choose_doublet(6), "not now: the game is in phase 'opening', this needs doublet"),
+    (lambda g: g.take(), "not now: the game is in phase 'opening', this needs doubled"),
+    (lambda g: g.drop(), "not now: the game is in phase 'opening', this needs doubled"),
+    (lambda g: g.double(0), "side 0 may not double now"),
+])
+def test_each_action_outside_its_phase_is_refused_and_changes_nothing(action, why):
+    g = Game(BG)
+    with pytest.raises(GameError) as err:
+        action(g)
+    assert str(err.value) == why
+    assert g.phase == OPENING and g.history == [] and g.pos == BG.start_position()
+
+
+def test_the_opening_needs_the_opening_phase():
+    g = Game(BG)
+    g.opening_roll(6, 5)
+    with pytest.raises(GameError) as err:
+        g.opening_roll(6, 5)
+    assert str(err.value) == "not now: the game is in phase 'move', this needs opening"
+    with pytest.raises(GameError):
+        g.opening_parity(0, True, 2)
+
+
+@pytest.mark.parametrize("dice,bad", [((0, 3), 0), ((3, 7), 7), ((7, 7), 7), ((-1, 1), -1)])
+def test_die_ranges_of_the_opening_and_the_roll(dice, bad):
+    g = Game(BG)
+    with pytest.raises(GameError) as err:
+        g.opening_roll(*dice)
+    assert str(err.value) == "a die shows 1..6, got %r" % bad and g.opening == []
+    g.opening_roll(1, 6)                                     # the ends of the range
+    assert g.side == 1
+    _play(g, *[(s, d) for s, _t, d, _h in g.turn.plays()[0]])
+    with pytest.raises(GameError) as err:
+        g.roll(*dice)
+    assert str(err.value) == "a die shows 1..6, got %r" % bad and g.phase == ROLL
+    assert g.roll(6, 1).hi == 6
+
+
+def test_the_opening_keeps_every_throw_and_plays_the_winners_dice_high_first():
+    g = Game(BG)
+    assert g.opening_roll(4, 4) is None and g.phase == OPENING
+    assert g.opening_roll(2, 5) == 1
+    assert g.opening == [(4, 4), (2, 5)] and g.dice == (5, 2) and g.kind == NORMAL
+    m = Game(get_rules("matador"))
+    assert m.opening_roll(3, 4) == 1 and m.kind == MATADOR and m.dice == (4, 3)
+
+
+@pytest.mark.parametrize("caller,even,die,starter", [
+    (0, True, 4, 0), (0, True, 3, 1), (1, False, 3, 1), (1, False, 6, 0), (0, False, 1, 0),
+    (1, True, 6, 1),
+])
+def test_parity_opening(caller, even, die, starter):
+    g = Game(get_rules("persian", opening="parity"))
+    assert g.opening_parity(caller, even, die) == starter
+    assert (g.side, g.phase, g.opening) == (starter, ROLL, [])
+
+
+@pytest.mark.parametrize("die", [0, 7])
+def test_parity_die_range_and_variants_without_it(die):
+    g = Game(get_rules("persian", opening="parity"))
+    with pytest.raises(GameError) as err:
+        g.opening_parity(0, True, die)
+    assert str(err.value) == "a die shows 1..6, got %d" % die and g.phase == OPENING
+    with pytest.raises(GameError) as err:
+        Game(BG).opening_parity(0, True, 2)
+    assert str(err.value) == "backgammon does not use the parity opening"
+
+
+def test_commit_of_an_incomplete_play_changes_nothing():
+    g = Game(BG)
+    g.opening_roll(6, 5)
+    assert g.commit() == (False, "the play is not complete: 0 of 2 dice played")
+    g.turn.push(24, 6)
+    assert g.commit() == (False, "the play is not complete: 1 of 2 dice played")
+    assert (g.phase, g.side, g.played, g.history) == (MOVE, 0, [0, 0], [])
+    assert g.pos == BG.start_position() and g.turn.steps == [(24, 18, 6, 0)]
+    g.turn.push(18, 5)
+    assert g.commit() == (True, [(24, 18, 6, 0), (18, 13, 5, 0)])
+
+
+def test_each_commit_is_recorded_and_hands_the_dice_over():
+    g = Game(BG)
+    g.opening_roll(6, 5)
+    ok, steps = _play(g, (24, 6), (18, 5))
+    assert ok and g.history == [{"side": 0, "dice": (6, 5), "kind": NORMAL, "steps": steps,
+                                 "condoned": None}]
+    assert (g.phase, g.side, g.turn, g.played) == (ROLL, 1, None, [1, 0])
+    assert g.pos.count(0, 24) == 1 and g.pos.count(0, 13) == 6
+    g.roll(2, 1)
+    final = g.turn.start.copy()                 # an illegal play the opponent let stand: no move
+    assert g.commit_condoned(final, "no checker was moved") == (True, None)
+    assert g.history[-1] == {"side": 1, "dice": (2, 1), "kind": NORMAL, "steps": None,
+                             "condoned": "no checker was moved"}
+    assert (g.phase, g.side, g.played) == (ROLL, 0, [1, 1])
+
+
+def test_the_first_turn_head_exception_through_game():
+    long = get_rules("long")
+    g = Game(long)
+    assert g.opening_roll(5, 2) == 0 and g.phase == ROLL        # the starter throws again
+    g.roll(6, 6)
+    assert g.turn.first_turn and g.turn.max_steps == 2           # 24/18(2): two off the head
+    assert _play(g, (24, 6), (24, 6))[0]
+    g.roll(6, 6)                                                 # Black's own first turn
+    assert g.side == 1 and g.turn.first_turn and g.turn.max_steps == 2
+    assert _play(g, (24, 6), (24, 6))[0]
+    assert g.played == [1, 1]
+    g.roll(6, 6)                                                 # White's second: one only
+    assert not g.turn.first_turn and g.turn.max_steps == 1
+    assert g.turn.targets(24) == [(18, 6)]
+
+
+def test_a_long_nardy_first_turn_by_the_opening_dice_is_never_a_double():
+    g = Game(get_rules("long", opening="use_opening_dice"))
+    g.opening_roll(3, 6)
+    assert g.side == 1 and g.phase == MOVE and g.turn.first_turn and g.dice == (6, 3)
+
+
+def _matador_game(forfeit):
+    rules = get_rules("matador", matador_forfeit="on" if forfeit else "off")
+    g = Game(rules)
+    # the 13/10, 13/9 and 5/2 points are closed: a 4-3 plays only 5/1, a 3-3 nothing
+    g.pos = pos_from(rules, {5: 1, 13: 14}, {15: 2, 16: 2, 23: 2, 1: 9})
+    g.phase = ROLL
+    return g
+
+
+@pytest.mark.parametrize("forfeit", [False, True])
+def test_a_chosen_doublet_not_played_in_full(forfeit):
+    g = _matador_game(forfeit)
+    g.phase = DOUBLET
+    for bad in (0, 7):
+        with pytest.raises(GameError) as err:
+            g.choose_doublet(bad)
+        assert str(err.value) == "a doublet is 1-1 .. 6-6, got %d" % bad
+    g.choose_doublet(3)
+    assert g.kind == CHOSEN and g.turn.max_steps == 0
+    assert g.commit() == (True, [])
+    # literal: the same player throws again; forfeit: an unplayed doublet ends the sequence
+    assert (g.phase, g.side) == (ROLL, 1 if forfeit else 0)
+
+
+@pytest.mark.parametrize("forfeit", [False, True])
+def test_a_chosen_doublet_played_in_full_throws_again(forfeit):
+    g = _matador_game(forfeit)
+    g.phase = DOUBLET
+    g.choose_doublet(1)                                   # 13/12(4): every one plays
+    assert g.turn.max_steps == 4
+    assert _play(g, (13, 1), (13, 1), (13, 1), (13, 1))[0]
+    assert (g.phase, g.side, g.history[-1]["kind"]) == (ROLL, 0, CHOSEN)
+    assert g.roll(6, 6).hi == 6 and g.kind == NORMAL
+
+
+@pytest.mark.parametrize("forfeit", [False, True])
+def test_a_matador_played_in_full_asks_for_the_doublet(forfeit):
+    g = _matador_game(forfeit)
+    g.pos = pos_from(g.rules, {13: 15}, {1: 15})
+    g.roll(3, 4)
+    assert g.kind == MATADOR and g.turn.max_steps == 2
+    assert _play(g, (13, 4), (13, 3))[0]
+    assert (g.phase, g.side) == (DOUBLET, 0)
+
+
+def test_bearing_off_the_last_checker_ends_the_game():
+    g = Game(get_rules("short"))
+    g.pos = pos_from(g.rules, {2: 1, 1: 1, "off": 13}, {9: 1, 6: 14})
+    g.phase = ROLL
+    g.roll(2, 1)
+    assert _play(g, (2, 2), (1, 1))[0]
+    assert (g.phase, g.winner, g.points, g.result) == (OVER, 0, 4, "bearoff")   # x4: one not home
+    assert g.played == [1, 0] and len(g.history) == 1 and g.turn is None
+    with pytest.raises(GameError):
+        g.roll(1, 2)
+
+
+def test_the_cube_take_and_drop_are_recorded():
+    g = Game(BG)
+    g.opening_roll(6, 5)
+    _play(g, (24, 6), (18, 5))
+    assert g.can_double(1) and not g.can_double(0)
+    g.double(1)
+    assert g.phase == DOUBLED and not g.can_double(1)
+    g.take()
+    assert (g.cube, g.cube_owner, g.phase) == (2, 0, ROLL)
+    assert g.history[-1] == {"side": 0, "cube": "take", "value": 2}
+    assert not g.can_double(1)                             # White owns the cube now
+    g.roll(2, 1)
+    _play(g, *[(s, d) for s, _t, d, _h in g.turn.plays()[0]])
+    assert g.can_double(0)                                 # the owner may redouble
+    g.double(0)
+    g.drop()
+    assert g.history[-1] == {"side": 1, "cube": "drop", "value": 2}
+    assert (g.phase, g.winner, g.points, g.result) == (OVER, 0, 2, "drop")
+
+
+def test_no_cube_in_the_crawford_game_or_without_a_cube():
+    for g in (Game(BG, crawford=True), Game(BG, cube=False)):
+        g.opening_roll(6, 5)
+        _play(g, (24, 6), (18, 5))
+        assert g.phase == ROLL and not g.can_double(1)
+        with pytest.raises(GameError):
+            g.double(1)
+
+
+def test_resignations_count_the_cube_and_end_a_turn_in_progress():
+    g = Game(BG)
+    g.opening_roll(6, 5)
+    g.cube = 2
+    g.resign(0)
+    assert (g.phase, g.winner, g.points, g.result, g.turn) == (OVER, 1, 2, "resign", None)
+    with pytest.raises(GameError) as err:
+        g.resign(1)
+    assert str(err.value) == "the game is over"
+    g = Game(BG)
+    g.opening_roll(6, 5)
+    g.resign(1, 3)
+    assert (g.winner, g.points) == (0, 3)
+
+
+def test_time_out_takes_the_points_given():
+    g = Game(BG)
+    g.opening_roll(6, 5)
+    with pytest.raises(GameError) as err:
+        g.time_out(0, 0)
+    assert str(err.value) == "a game is won by at least 1 point" and g.phase == MOVE
+    g.time_out(0, 1)
+    assert (g.winner, g.points, g.result, g.turn) == (1, 1, "time", None)
+    with pytest.raises(GameError) as err:
+        g.time_out(0, 1)
+    assert str(err.value) == "the game is over"
+
+
+def _won(match, winner, points):
+    g = match.new_game()
+    g.resign(1 - winner, 1)
+    g.points = points
+    match.record(g)
+    return g
+
+
+def test_match_length_and_an_unlimited_series():
+    with pytest.raises(GameError) as err:
+        Match(BG, -1)
+    assert str(err.value) == "match length must be >= 0"
+    series = Match(BG)
+    assert (series.length, series.score, series.games) == (0, [0, 0], 0)
+    for _ in range(3):
+        _won(series, 0, 9)
+    assert series.score == [27, 0] and series.games == 3
+    assert not series.over() and series.winner() == -1 and not series.crawford_next
+
+
+def test_match_record_needs_a_finished_game():
+    match = Match(BG, 3)
+    g = match.new_game()
+    with pytest.raises(GameError) as err:
+        match.record(g)
+    assert str(err.value) == "the game is not over" and match.games == 0
+
+
+def test_match_end_and_its_winner():
+    match = Match(BG, 5)
+    _won(match, 1, 2)
+    assert not match.over() and match.winner() == -1
+    _won(match, 1, 2)                                    # 0-4: the next game is Crawford
+    assert match.crawford_next
+    g = match.new_game()
+    assert g.crawford and not match.crawford_next
+    g.resign(0, 1)
+    match.record(g)                                       # 0-5: over, Black wins
+    assert match.over() and match.winner() == 1 and match.score == [0, 5]
+    exact = Match(BG, 1)
+    _won(exact, 0, 1)
+    assert exact.over() and exact.winner() == 0 and not exact.crawford_next
+
+
+def test_crawford_only_once_only_with_a_cube_and_not_after_the_match():
+    match = Match(BG, 3)
+    _won(match, 0, 3)                                     # straight past 2 to the end
+    assert match.over() and not match.crawford_next
+    short = Match(get_rules("short"), 3)
+    _won(short, 0, 2)
+    assert not short.crawford_next                        # no cube, no Crawford
+    match = Match(BG, 3)
+    _won(match, 0, 2)
+    assert match.crawford_next
+    _won(match, 1, 1)                                     # the Crawford game: 2-1
+    assert not match.crawford_next
+    _won(match, 1, 1)                                     # 2-2: both at 2, but Crawford is done
+    assert not match.crawford_next and not match.new_game().crawford
+
+
+def test_match_state_and_restore():
+    match = Match(BG, 5)
+    _won(match, 1, 4)
+    assert match.state() == {"score": [0, 4], "games": 1, "crawford_done": False,
+                             "crawford_next": True}
+    match.new_game()
+    assert match.state() == {"score": [0, 4], "games": 1, "crawford_done": True,
+                             "crawford_next": False}
+    other = Match(BG, 5)
+    other.restore(match.state())
+    assert other.state() == match.state()
+    other.score[0] = 3
+    assert match.score == [0, 4]                          # restore copied the list
+    old = Match(BG, 5)
+    old.restore({"score": [1, 2]})                        # a record from before games were kept
+    assert old.state() == {"score": [1, 2], "games": 0, "crawford_done": False,
+                           "crawford_next": False}
