@@ -80,7 +80,11 @@ def _stop_on_sigterm(signum, frame):
 
 def main(argv):
     args = parse_args(argv)
-    link = choose_link(args)
+    try:
+        link = choose_link(args)
+    except FileNotFoundError as exc:        # --micropython without the unix port installed
+        print("play: %s" % exc, file=sys.stderr)
+        return 1
     hub = BoardHub(link)
     try:
         hub.start()

