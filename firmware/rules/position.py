@@ -44,10 +44,6 @@ class Position:
     def count(self, side, pip):
         return self.board[side * SIDE + pip]
 
-    def side_counts(self, side):
-        """The 26 counts of one side (a new bytearray)."""
-        return self.board[side * SIDE:(side + 1) * SIDE]
-
     def off(self, side):
         return self.board[side * SIDE + OFF]
 

@@ -105,15 +105,6 @@ class Rules:
             if b[pip] and b[SIDE + x[pip]]:
                 raise ValueError("white's point %d holds checkers of both colours" % pip)
 
-    def home_all(self, pos, side):
-        """True when every checker of ``side`` still in play is in its home (pips 1..6)."""
-        b = pos.board
-        base = side * SIDE
-        for pip in range(7, SIDE):
-            if b[base + pip]:
-                return False
-        return True
-
     # -- rule hooks used by the move generator ----------------------------------------------------
     def head_limit(self, first_turn, d1, d2):
         """How many checkers may leave the head this turn (0: no head rule).
