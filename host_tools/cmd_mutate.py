@@ -31,7 +31,7 @@ TESTS = ["tests/test_rules_game.py", "tests/test_rules_long.py", "tests/test_rul
          "tests/test_rules_notation.py", "tests/test_lines.py", "tests/test_seed001.py",
          "tests/test_legal_cli.py", "tests/test_rules_referee.py", "tests/test_rules_turn.py",
          "tests/test_rules_game_edges.py", "tests/test_rules_variants.py",
-         "tests/test_rules_legal_requests.py"]
+         "tests/test_rules_legal_requests.py", "tests/test_rules_text_errors.py"]
 PYTEST_ARGS = ["-m", "not soak and not micropython", "-p", "no:cacheprovider"]
 # a mutant whose tests run this many times longer than the clean tests is stuck (caught)
 TIMEOUT_MULTIPLIER = 5
