@@ -118,7 +118,14 @@ class Runner:
 def main(argv=None):
     if argv is None:
         argv = sys.argv[1:]
-    runner = Runner(argv)
+    from firmware.drivers.board_config import BoardConfigError
+    try:
+        runner = Runner(argv)
+    except BoardConfigError as exc:        # the board cannot start: say why on the host link
+        from firmware.board.hostlink import write_line
+        import json
+        write_line(json.dumps({"t": "fatal", "msg": str(exc)}))
+        return 1
     asyncio.run(runner.main())
     return 0
 

@@ -1,7 +1,15 @@
-"""Fuzz the firmware's serial link (and the host tools' file readers): python -m host_tools fuzz serial ...
+"""Fuzz the firmware's serial link and the host tools' readers: python -m host_tools fuzz KIND ...
 
-    python -m host_tools fuzz serial --lines N --seed S [--batch B] [--jobs J] [--cpython] [--heap 230K] [--json]
+    python -m host_tools fuzz serial --lines N --seed S [--batch B] [--jobs J] [--cpython]
+                                     [--heap 230K] [--json]
     python -m host_tools fuzz serial --batch-seed X --lines N      (one failing batch again)
+
+    python -m host_tools fuzz replay|legal|board --count N --seed S [--micropython] [--json]
+
+``replay``, ``legal`` and ``board`` run N seeded mutations of real inputs (host_tools.fuzz_files)
+through the match-file replay, the legal-move service (``--micropython``: every line also through
+``legal --micropython``) and the firmware's board.json loader: each must answer or refuse with a
+reason, in bounded work (counted: rules-core calls per roll, one answer per line).
 
 ``serial`` feeds N seeded hostile lines (host_tools.fuzz_serial) to the firmware on the simulated
 board under the MicroPython unix port with a Pico-sized heap (``--cpython``: on CPython), one
@@ -80,7 +88,39 @@ def main(argv):
     sp.add_argument("--jobs", type=int, default=1, help="firmware processes at a time")
     sp.add_argument("--heap", default=fuzz_serial.mpytree.HEAP)
     sp.add_argument("--json", action="store_true")
+    for kind, what in (("replay", "mutated match files through replay"),
+                       ("legal", "hostile request lines through legal"),
+                       ("board", "mutated hardware/board.json through the firmware's loader")):
+        fp = sub.add_parser(kind, help=what)
+        fp.add_argument("--count", type=int, default=500)
+        fp.add_argument("--seed", type=int, default=1)
+        fp.add_argument("--json", action="store_true")
+        if kind == "legal":
+            fp.add_argument("--micropython", action="store_true",
+                            help="also every line through legal --micropython (one run)")
     args = ap.parse_args(argv)
     if args.what == "serial":
         return _serial(args)
-    return 2
+    return _files(args)
+
+
+def _files(args):
+    from host_tools import fuzz_files
+    print("fuzz %s: seed %d, %d cases" % (args.what, args.seed, args.count), flush=True)
+    s = fuzz_files.run(args.what, args.count, args.seed,
+                       micropython=getattr(args, "micropython", False))
+    if args.json:
+        print(json.dumps(s))
+    else:
+        print("cases %d, outcomes %s, failures %d, slowest case %.3f s%s" % (
+            s["cases"], ", ".join("%s %d" % kv for kv in sorted(s["outcomes"].items())),
+            len(s["failures"]), s["slowest_s"],
+            ", at most %.1f rules-core calls per roll" % s["max_calls_per_roll"]
+            if args.what == "replay" else ""))
+        if "micropython_answers" in s:
+            print("legal --micropython: %d answers, one per request line" % s["micropython_answers"])
+        for f in s["failures"][:10]:
+            print("FAILED case %s (seed %d): %s" % (f["case"], args.seed, f["why"]))
+    if s["failures"]:
+        print("fuzz %s: FAILED (seed %d)" % (args.what, args.seed))
+    return 1 if s["failures"] else 0

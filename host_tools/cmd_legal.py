@@ -7,7 +7,8 @@ format is in firmware/rules/legal_cli.py):
     -> {"legal": [{"points": [...], "bar": [...], "off": [...], "move": "24/18 13/11*"}, ...]}
 
 ``points[i]`` is the mover's point i+1, positive for the mover, negative for the opponent.
-A line that cannot be answered gets ``{"error": "..."}`` and the next line is read.
+A line that cannot be answered gets ``{"error": "..."}`` and the next line is read: bad JSON,
+a bad request, a line that is not UTF-8 or longer than 4096 bytes.
 With ``--micropython`` the same answers are computed by the firmware's rules core under the
 real MicroPython interpreter with a Pico-sized heap (``-X heapsize=230K``).
 Exit status 0 (also when some lines were errors), 2 for bad arguments or no interpreter.
@@ -44,7 +45,7 @@ def main(argv):
             return 2
     if not use_mp:
         from firmware.rules.legal_cli import serve
-        serve(sys.stdin, sys.stdout)
+        serve(sys.stdin.buffer, sys.stdout)
         return 0
     exe = micropython()
     if exe is None:

@@ -243,7 +243,8 @@ class Fuzzer:
         elif pick < 0.85:
             data = bytes(r.choice(list(range(32)) + [127]) for _ in range(n))
         else:
-            data = "".join(r.choice(("é", "中", "\U0001F3B2", "ß", "\u200b")) for _ in range(n // 2 + 1)).encode()
+            data = "".join(r.choice(("é", "中", "\U0001F3B2", "ß", "\u200b"))
+                           for _ in range(n // 2 + 1)).encode()
         return data.replace(b"\n", b"")
 
     def overlong(self):

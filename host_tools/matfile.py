@@ -27,14 +27,15 @@ play, ``????``. Malformed input raises MatError with the file, the line number a
 
 import re
 
-_HEADER = re.compile(r'^;\s*\[\s*([^"\]]*?)\s+"(.*)"\s*\]\s*$')
 _LENGTH = re.compile(r"^\s*(\d+)\s+point\s+match\s*$", re.I)
 _GAME = re.compile(r"^\s*Game\s+(\d+)\s*$", re.I)
-_SCORE = re.compile(r"^(\s*)(.*?)\s*:\s*(\d+)(\s+)(\S.*?)\s*:\s*(\d+)\s*$")
+_SCORE_MID = re.compile(r"\s*(\d+)(\s+)(.*)$")     # "<score>   <right name>" between the colons
+MAX_LINE = 10000          # characters of one line (gnubg reads 128): a longer one is no match file
 _MOVE_LINE = re.compile(r"^\s*(\d+)\)(.*)$")
 _ROLL = re.compile(r"^([1-6])([1-6]):(.*)$")
 _STEP_TOKEN = re.compile(r"^(bar|off|\d{1,2})(\*?)((/(bar|off|\d{1,2})\*?)+)(\((\d)\))?$", re.I)
 
+_RESULTS = ("wins", "losses")
 _KEYWORDS = {
     "doubles": "double",
     "beavers": "beaver",
@@ -130,6 +131,38 @@ def _action(words, why):
     return {"kind": kind, "points": int(args[0]), "match": bool(tail)}
 
 
+def _header(line):
+    """(key, value) of a header line ``; [Key "value"]``, or None. Read by hand, not by a
+    backtracking pattern, so a long line costs its length."""
+    t = line.strip()
+    if not t.startswith(";"):
+        return None
+    t = t[1:].strip()
+    if not (t.startswith("[") and t.endswith("]")):
+        return None
+    t = t[1:-1].strip()
+    q = t.find('"')
+    if q <= 0 or len(t) < q + 2 or not t.endswith('"'):
+        return None
+    key = t[:q]
+    if key.rstrip() == key or "]" in key:          # the key ends in blanks before its value
+        return None
+    return key.strip(), t[q + 1:-1]
+
+
+def _score(line):
+    """(left name, left score, right name, right score, column of the right name) of a score
+    line ``name : score   name : score`` (either name may be blank), or None; linear in the line."""
+    parts = line.split(":")
+    if len(parts) != 3 or not parts[2].strip().isdigit():
+        return None
+    m = _SCORE_MID.match(parts[1])
+    if not m:
+        return None
+    col = len(parts[0]) + 1 + m.start(3)
+    return parts[0].strip(), int(m.group(1)), m.group(3).strip(), int(parts[2]), col
+
+
 def parse_text(text, file="<text>"):
     """Parse the text of a match file; returns the match dict (see the module docstring)."""
     match = {"file": file, "length": None, "headers": {}, "games": []}
@@ -143,12 +176,14 @@ def parse_text(text, file="<text>"):
         def why(msg, _n=lineno):
             return MatError(file, _n, msg)
 
+        if len(line) > MAX_LINE:
+            raise why("a line of %d characters (a match file's are short)" % len(line))
         if not line.strip():
             continue
         if line.lstrip().startswith(";"):
-            m = _HEADER.match(line.strip())
-            if m:
-                match["headers"][m.group(1)] = m.group(2)
+            h = _header(line)
+            if h:
+                match["headers"][h[0]] = h[1]
             continue
         if match["length"] is None:
             m = _LENGTH.match(line)
@@ -170,12 +205,12 @@ def parse_text(text, file="<text>"):
         if game is None:
             raise why("expected ' Game 1', found %r" % line.strip())
         if want_score:
-            m = _SCORE.match(line)
-            if not m:
+            sc = _score(line)
+            if not sc:
                 raise why("expected the score line 'name : score   name : score', found %r" % line.strip())
-            game["players"] = [m.group(2), m.group(5)]
-            game["scores"] = [int(m.group(3)), int(m.group(6))]
-            right_col = m.start(5)
+            game["players"] = [sc[0], sc[2]]
+            game["scores"] = [sc[1], sc[3]]
+            right_col = sc[4]
             want_score = False
             continue
         m = _MOVE_LINE.match(line)
@@ -189,14 +224,19 @@ def parse_text(text, file="<text>"):
                 raise why("expected a numbered move line like '  3) 52: 13/8 13/11', found %r"
                           % line.strip())
             number = game["actions"][-1]["move"] if game["actions"] else 0
-        if len(groups) > 2:
+        if len(groups) == 3 and groups[2][1][0].lower() in _RESULTS:
+            # the right column's last move and the result on one line ("53: 6/1 5/off  Wins 1
+            # point"): the result is the right player's, as its column says
+            pass
+        elif len(groups) > 2:
             raise why("more than two actions on one move line")
         for i, (col, words) in enumerate(groups):
             action = _action(words, why)
-            if len(groups) == 2:
+            if i < 2 and len(groups) >= 2:
                 player = i
             else:
-                # a lone action: its column says whose it is (the left column may be empty)
+                # a lone action, or a result after the right column's move: its column says
+                # whose it is (the left column may be empty)
                 player = 1 if col >= right_col - 4 else 0
             action.update(line=lineno, col=col, move=number, player=player)
             game["actions"].append(action)
@@ -209,10 +249,16 @@ def parse_text(text, file="<text>"):
     return match
 
 
+MAX_BYTES = 16 * 1024 * 1024     # the longest real match files are a few hundred KB
+
+
 def parse_file(path):
-    """Read and parse one match file (UTF-8, or Latin-1 when it is not UTF-8)."""
+    """Read and parse one match file (UTF-8, or Latin-1 when it is not UTF-8); a file over
+    MAX_BYTES is refused unread past that (MatError)."""
     with open(path, "rb") as f:
-        data = f.read()
+        data = f.read(MAX_BYTES + 1)
+    if len(data) > MAX_BYTES:
+        raise MatError(str(path), None, "larger than %d MB: not a match file" % (MAX_BYTES >> 20))
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:

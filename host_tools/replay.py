@@ -59,8 +59,25 @@ def realise(turn, text):
     return realise_moves(turn, parse_move(text))
 
 
+TEXT_SHOWN = 100          # characters of a play's text a report repeats
+MAX_MOVEMENTS = 4         # a roll plays at most four single-die steps, each moving a checker
+
+
+def too_many(movements, dice):
+    """The reason a text of ``movements`` cannot be a play of ``dice``, when it moves checkers
+    more times than a roll has steps (judged before any search, so a long text costs only its
+    reading), else None."""
+    n = len(movements)
+    if n > MAX_MOVEMENTS:
+        return ("%d checker movements: a roll of %d-%d plays at most %d steps" %
+                (n, dice[0], dice[1], 4 if dice[0] == dice[1] else 2))
+    return None
+
+
 def realise_moves(turn, movements):
     """The same for movements already read: [(src, dst, ...), ...] in the mover's pips."""
+    if too_many(movements, (turn.hi, turn.lo)):
+        return None
     moves = []
     explicit = set()
     for m in movements:
@@ -107,10 +124,23 @@ def written_result(rules, pos, text):
     raise first_error
 
 
+def crawford_game(match, game, post_crawford):
+    """Is ``game`` the Crawford game, as gnubg decides it: the first game in which exactly one
+    player is one point from the match (so a 1-point match, both players at 0, has none: its
+    cube may be turned, as on the board). ``post_crawford``: a Crawford game was played."""
+    length = match["length"] or 0
+    if not length or post_crawford:
+        return False
+    if match["headers"].get("Crawford", "On").lower() == "off":
+        return False
+    scores = game["scores"]
+    return (scores[0] == length - 1) != (scores[1] == length - 1)
+
+
 class GameReplay:
     """The state of one game while its actions are checked."""
 
-    def __init__(self, rules, match, game, prev_scores, strict=False, watch=None):
+    def __init__(self, rules, match, game, post_crawford, strict=False, watch=None):
         self.rules = rules
         self.strict = strict
         self.watch = watch
@@ -123,13 +153,7 @@ class GameReplay:
         self.over = False
         self.winner = None
         self.rolls = 0
-        length = match["length"] or 0
-        crawford_rule = match["headers"].get("Crawford", "On").lower() != "off"
-        scores = game["scores"]
-        at_edge = length > 0 and (scores[0] == length - 1 or scores[1] == length - 1)
-        was_edge = prev_scores is not None and length > 0 and (
-            prev_scores[0] == length - 1 or prev_scores[1] == length - 1)
-        self.crawford = crawford_rule and at_edge and not was_edge
+        self.crawford = crawford_game(match, game, post_crawford)
 
     def act(self, action):
         """Check one action; returns None, or the reason it is rejected."""
@@ -222,9 +246,13 @@ class GameReplay:
         position the text writes (None if it cannot be applied) and why it is rejected."""
         turn = Turn(self.rules, pos, dice)
         try:
-            steps = realise(turn, play)
+            movements = parse_move(play)
         except NotationError as exc:
             return None, None, str(exc)
+        why = too_many(movements, dice)
+        if why is not None:
+            return None, None, why
+        steps = realise_moves(turn, movements)
         if steps is not None:
             # every step was offered by the Turn and the play is complete: legal by construction
             final = turn.position()
@@ -262,10 +290,10 @@ def replay_match(match, variant="backgammon", strict=False, watch=None):
         report["error"] = "the Variation header says %r; only Backgammon is replayed" % variation
         report["line"] = None
         return report
-    prev = None
+    post = False
     for game in match["games"]:
-        g = GameReplay(rules, match, game, prev, strict, watch)
-        prev = game["scores"]
+        g = GameReplay(rules, match, game, post, strict, watch)
+        post = post or g.crawford
         for action in game["actions"]:
             if action["kind"] == "roll" and action["play"] is None:
                 report["unknown"] += 1
@@ -289,6 +317,8 @@ def describe(action):
     kind = action["kind"]
     if kind == "roll":
         text = action["text"]
+        if len(text) > TEXT_SHOWN:
+            text = text[:TEXT_SHOWN] + "... (%d characters)" % len(text)
         return ("%d%d: %s" % (action["dice"][0], action["dice"][1], text)).rstrip()
     if kind in ("double", "beaver", "raccoon"):
         name = {"double": "Doubles", "beaver": "Beavers", "raccoon": "Raccoons"}[kind]

@@ -7,6 +7,10 @@ BAR0 = 24
 TRAY0 = 26
 
 
+class BoardConfigError(ValueError):
+    """A hardware description the firmware cannot use; the message names the file and field."""
+
+
 class BoardConfig:
     """Tables derived from board.json: slot ranges per zone, pins, front end and LED map."""
 
@@ -110,11 +114,25 @@ def _drop_notes(d):
 
 
 def load(path="hardware/board.json", front_end=None):
-    """Parse the description; front_end overrides its 'front_end' ("digital" or "analog")."""
-    with open(path) as f:
-        desc = json.load(f)
-    desc.pop("parts", None)
-    _drop_notes(desc)
-    if front_end:
-        desc["front_end"] = front_end
+    """Parse the description; front_end overrides its 'front_end' ("digital" or "analog").
+    A description that is not JSON, or that board_check refuses, raises BoardConfigError
+    naming the file and the field."""
+    import sys
+    from firmware.drivers.board_check import check
+    try:
+        with open(path) as f:
+            desc = json.load(f)
+    except ValueError as exc:          # also UnicodeError: not UTF-8
+        raise BoardConfigError("%s: not a JSON description: %s" % (path, exc))
+    try:
+        if isinstance(desc, dict):
+            desc.pop("parts", None)
+            _drop_notes(desc)
+            if front_end:
+                desc["front_end"] = front_end
+        check(desc)
+    except BoardConfigError as exc:
+        raise BoardConfigError("%s: %s" % (path, exc))
+    finally:
+        sys.modules.pop("firmware.drivers.board_check", None)   # checked once: free its RAM
     return BoardConfig(desc)

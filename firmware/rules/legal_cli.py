@@ -16,7 +16,8 @@ One answer per line, in the same order: ``{"legal": [{"points", "bar", "off", "m
 with every distinct position a legal play leads to, still seen from the mover's side, and the
 play in standard notation (``[]`` when no die can be played); or ``{"error": "..."}`` for a
 line that cannot be answered, after which the next line is read. The answer is written play by
-play, so a roll with thousands of plays fits in a Pico's heap.
+play, so a roll with thousands of plays fits in a Pico's heap. Input is read as bytes, a line
+at most MAX_LINE long: a longer line, or one that is not UTF-8, gets its error answer too.
 """
 
 import gc
@@ -27,6 +28,7 @@ from firmware.rules import get_rules, Position, Turn
 from firmware.rules.notation import format_steps
 
 SIDE = 26
+MAX_LINE = 4096          # bytes of one request line (a request is a few hundred)
 _SMALL_HEAP = sys.implementation.name == "micropython"
 
 
@@ -186,22 +188,48 @@ class _Tracked:
         self.out.write(text)
 
 
+def _read_line(inp):
+    """The next line of ``inp`` (bytes, or text for tests) as text, at most MAX_LINE long:
+    None at the end; a RequestError for a line that is longer (read to its end, never kept)
+    or not UTF-8, so the caller answers it and goes on with the next."""
+    piece = inp.readline(MAX_LINE + 1)
+    if not piece:
+        return None
+    text = isinstance(piece, str)
+    nl = "\n" if text else b"\n"
+    if len(piece) > MAX_LINE and piece[-1:] != nl:
+        while piece and piece[-1:] != nl:
+            piece = inp.readline(MAX_LINE + 1)
+        return RequestError("a request line is at most %d bytes" % MAX_LINE)
+    if text:
+        return piece
+    try:
+        return piece.decode()
+    except ValueError:                 # UnicodeError: invalid UTF-8
+        return RequestError("a request line must be UTF-8 text")
+
+
 def serve(inp, out):
-    """Answer every line of ``inp`` on ``out``; returns the number of error answers.
-    A failure in the middle of an answer (say, out of memory) closes that line as
+    """Answer every line of ``inp`` (a binary stream; text works too) on ``out``; returns the
+    number of error answers. Every line gets one answer, whatever its bytes: an overlong or
+    undecodable line, or one that is not a request, an ``{"error": ...}``. A failure in the
+    middle of an answer (say, out of memory) closes that line as
     ``{"legal": [...partial], "error": "..."}``."""
     cache = {}  # type: dict
     errors = 0
     flush = getattr(out, "flush", None)
     tracked = _Tracked(out)
     while True:
-        line = inp.readline()
-        if not line:
+        line = _read_line(inp)
+        if line is None:
             break
-        line = line.strip()
-        if not line:
-            continue
+        if not isinstance(line, RequestError):
+            line = line.strip()
+            if not line:
+                continue
         try:
+            if isinstance(line, RequestError):
+                raise line
             try:
                 req = json.loads(line)
             except ValueError:
@@ -221,7 +249,7 @@ def serve(inp, out):
 
 
 def main():
-    serve(sys.stdin, sys.stdout)
+    serve(getattr(sys.stdin, "buffer", sys.stdin), sys.stdout)
 
 
 if __name__ == "__main__":

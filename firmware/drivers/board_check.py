@@ -1,0 +1,180 @@
+"""Plain checks of a hardware description (board.json) before the drivers use it: every field
+the firmware reads is there, of its type and in a range that makes sense, or BoardConfigError
+names the field (``sensing.scan_ms must be a whole number from 1 to 1000, got 0``).
+
+Runs on the board (MicroPython) as on the host; board_config imports it for the check and lets
+it go afterwards (RAM). The host adds a full JSON Schema check (host_tools/board_schema.py).
+"""
+
+from firmware.drivers.board_config import BoardConfigError
+
+ZONES = 28
+GPIOS = 30                 # the RP2040's GP0..GP29
+DIE_LEDS = 7
+
+
+def _get(d, path, key, kind=None):
+    if isinstance(key, int):
+        if not isinstance(d, list) or key >= len(d):
+            raise BoardConfigError("%s is missing" % _at(path, key))
+    elif not isinstance(d, dict):
+        raise BoardConfigError("%s must be an object" % (path or "the description"))
+    elif key not in d:
+        raise BoardConfigError("%s is missing" % _at(path, key))
+    v = d[key]
+    if kind is not None and not isinstance(v, kind) or kind is int and isinstance(v, bool):
+        raise BoardConfigError("%s must be %s, got %s" % (_at(path, key), _KIND.get(kind, "?"),
+                                                          _show(v)))
+    return v
+
+
+_KIND = {int: "a whole number", str: "text", dict: "an object", list: "a list", bool: "true or false"}
+
+
+def _at(path, key):
+    if isinstance(key, int):
+        return "%s[%d]" % (path, key)
+    return key if not path else path + "." + key
+
+
+def _show(v):
+    text = repr(v)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _int(d, path, key, lo, hi):
+    v = _get(d, path, key)
+    if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+        raise BoardConfigError("%s must be a whole number from %d to %d, got %s"
+                               % (_at(path, key), lo, hi, _show(v)))
+    return v
+
+
+def _num(d, path, key, lo, hi):
+    v = _get(d, path, key)
+    if not isinstance(v, (int, float)) or isinstance(v, bool) or not lo <= v <= hi:
+        raise BoardConfigError("%s must be a number from %s to %s, got %s"
+                               % (_at(path, key), lo, hi, _show(v)))
+    return v
+
+
+def _choice(d, path, key, values, default=None):
+    if default is not None and key not in d:
+        return default
+    v = _get(d, path, key)
+    if v not in values:
+        raise BoardConfigError("%s must be one of %s, got %s"
+                               % (_at(path, key), ", ".join(values), _show(v)))
+    return v
+
+
+def _list(d, path, key, n):
+    v = _get(d, path, key, list)
+    if len(v) != n:
+        raise BoardConfigError("%s must list %d items, got %d" % (_at(path, key), n, len(v)))
+    return v
+
+
+def _span(v, path, count, length=None):
+    """[first, n] of LEDs within the strip."""
+    if not isinstance(v, list) or len(v) != 2:
+        raise BoardConfigError("%s must be [first LED, count], got %s" % (path, _show(v)))
+    first = _int(v, path, 0, 0, count - 1)
+    n = _int(v, path, 1, 0, count)
+    if length is not None and n != length:
+        raise BoardConfigError("%s must be %d LEDs, got %d" % (path, length, n))
+    if first + n > count:
+        raise BoardConfigError("%s runs past the strip's %d LEDs" % (path, count))
+
+
+def check(desc):
+    """Raise BoardConfigError naming the first field the firmware cannot use."""
+    if not isinstance(desc, dict):
+        raise BoardConfigError("the description must be a JSON object")
+    _get(desc, "", "name", str)
+    front = _choice(desc, "", "front_end", ("digital", "analog"))
+    pins = _get(desc, "", "pins", dict)
+    for key in pins:
+        _int(_get(pins, "pins", key, dict), "pins." + key, "gpio", 0, GPIOS - 1)
+    need = ["led_data", "btn_p0", "buzzer", "sr_clk", "sr_tx", "sr_data", "sr_load", "mux_s0",
+            "adc"]
+    for key in need:
+        _get(pins, "pins", key, dict)
+    if pins["btn_p0"]["gpio"] + 2 >= GPIOS:
+        raise BoardConfigError("pins.btn_p0.gpio: the three buttons take it and the next two "
+                               "GPIOs, past GP%d" % (GPIOS - 1))
+    if pins["mux_s0"]["gpio"] + 7 >= GPIOS:
+        raise BoardConfigError("pins.mux_s0.gpio: the eight select lines take it and the next "
+                               "seven GPIOs, past GP%d" % (GPIOS - 1))
+    zones = _get(desc, "", "zones", dict)
+    slots = _list(zones, "zones", "slots", ZONES)
+    total = 0
+    for z in range(ZONES):
+        total += _int(slots, "zones.slots", z, 1, 15)
+    _int(zones, "zones", "ordered", 0, ZONES)
+    for i, pair in enumerate(zones.get("beside", ())):
+        path = "zones.beside[%d]" % i
+        if not isinstance(pair, list) or len(pair) != 2:
+            raise BoardConfigError("%s must be a pair of zones, got %s" % (path, _show(pair)))
+        _int(pair, path, 0, 0, ZONES - 1)
+        _int(pair, path, 1, 0, ZONES - 1)
+    dig = _get(desc, "", "digital", dict)
+    chips = _int(dig, "digital", "chips", 1, 64)
+    if front == "digital" and chips * 8 < total:
+        raise BoardConfigError("digital.chips: %d shift registers read %d inputs, fewer than "
+                               "the %d slots" % (chips, chips * 8, total))
+    _int(dig, "digital", "spi_baud", 1000, 50000000)
+    _get(dig, "digital", "active_low", bool)
+    _num(dig, "digital", "sensor_ma", 0, 1000)
+    ana = _get(desc, "", "analog", dict)
+    for key in ("zero_code", "on_codes", "off_codes", "rail_low", "rail_high", "bad_guard"):
+        _int(ana, "analog", key, 0, 4095)
+    if ana["rail_low"] >= ana["rail_high"]:
+        raise BoardConfigError("analog.rail_low must be below analog.rail_high")
+    _choice(ana, "analog", "white", ("below", "above"))
+    _int(ana, "analog", "per_scan", 1, 255)
+    _int(ana, "analog", "filter_shift", 0, 15)
+    _int(ana, "analog", "drift_shift", 0, 15)
+    bad = _get(ana, "analog", "bad_codes", list)
+    for i in range(len(bad)):
+        _int(bad, "analog.bad_codes", i, 0, 4095)
+    _num(ana, "analog", "sensor_ma", 0, 1000)
+    leds = _get(desc, "", "leds", dict)
+    count = _int(leds, "leds", "count", 1, 1024)
+    _choice(leds, "leds", "driver", ("neopixel", "pio"), "neopixel")
+    spans = _list(leds, "leds", "zones", ZONES)
+    for z in range(ZONES):
+        _span(spans[z], "leds.zones[%d]" % z, count)
+    dice = _list(leds, "leds", "dice", 2)
+    for i in range(2):
+        _span(dice[i], "leds.dice[%d]" % i, count, DIE_LEDS)
+    turn = _list(leds, "leds", "turn", 2)
+    for i in range(2):
+        _int(turn, "leds.turn", i, 0, count - 1)
+    buttons = _get(desc, "", "buttons", dict)
+    deb = _int(buttons, "buttons", "debounce_ms", 1, 1000)
+    long_ms = _int(buttons, "buttons", "long_ms", deb + 1, 60000)
+    if "stuck_ms" in buttons:
+        _int(buttons, "buttons", "stuck_ms", long_ms + 1, 3600000)
+    sensing = _get(desc, "", "sensing", dict)
+    _int(sensing, "sensing", "scan_ms", 1, 1000)
+    for key in ("press_ms", "release_ms"):
+        _int(sensing, "sensing", key, 0, 10000)
+    for key in ("stuck_ms", "quick_ms", "chatter_ms"):
+        _int(sensing, "sensing", key, 1, 600000)
+    _int(sensing, "sensing", "chatter_count", 1, 255)
+    power = _get(desc, "", "power", dict)
+    _num(power, "power", "supply_ma", 1, 100000)
+    _num(power, "power", "derate_pct", 1, 100)
+    for key in ("pico_ma", "buzzer_ma", "registers_ma", "led_idle_ma"):
+        _num(power, "power", key, 0, 100000)
+    _num(power, "power", "led_ma_per_channel", 0.1, 1000)
+    _int(power, "power", "brightness_cap", 1, 255)
+    _num(power, "power", "gamma", 0.1, 10)
+    usable = power["supply_ma"] * power["derate_pct"] / 100
+    need = power["pico_ma"] + power["buzzer_ma"] + power["registers_ma"] \
+        + (dig if front == "digital" else ana)["sensor_ma"] * total + power["led_idle_ma"] * count
+    if need >= usable:
+        raise BoardConfigError("power.supply_ma: %d mA usable (derate_pct) leaves nothing for the "
+                               "LEDs after %d mA of logic, sensors and idle LEDs"
+                               % (usable, need))
