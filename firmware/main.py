@@ -67,7 +67,8 @@ class Runner:
             from firmware.drivers import hardware
             hw = hardware.build()
         self.reader = LineReader()
-        self.app = self._boot(hw)
+        gc.collect()          # the description's parse is garbage now: free it before the App
+        self.app = self._boot(hw)   # is built, so the App's long-lived objects fill its place
 
     def _boot(self, hw):
         from firmware.app import App

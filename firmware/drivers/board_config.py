@@ -135,4 +135,10 @@ def load(path="hardware/board.json", front_end=None):
         raise BoardConfigError("%s: %s" % (path, exc))
     finally:
         sys.modules.pop("firmware.drivers.board_check", None)   # checked once: free its RAM
+        import firmware.drivers as package
+        if hasattr(package, "board_check"):
+            delattr(package, "board_check")
+        check = None
+        import gc
+        gc.collect()                   # now, so the tables below fill the room it leaves
     return BoardConfig(desc)
