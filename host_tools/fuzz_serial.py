@@ -416,6 +416,8 @@ def fuzz(lines, seed, batch=20000, micropython=True, heap=mpytree.HEAP, report=N
         n = min(batch, lines - done)
         plan.append((len(plan), seed * 1000003 + len(plan), n))
         done += n
+    if micropython:
+        mpytree.build()           # once, before the batches run side by side
     with ThreadPoolExecutor(max(1, jobs)) as pool:
         runs = pool.map(lambda job: _batch(job[1], job[2], micropython, heap), plan)
         for (i, bseed, n), (stream, want, rc, objs, err, bad) in zip(plan, runs):

@@ -26,7 +26,8 @@ def _compile(src, out, name, root):
     if os.path.exists(out) and os.path.getmtime(out) >= os.path.getmtime(src):
         return
     os.makedirs(os.path.dirname(out), exist_ok=True)
-    tmp = "%s.%d.tmp" % (out, os.getpid())
+    import threading
+    tmp = "%s.%d.%d.tmp" % (out, os.getpid(), threading.get_ident())
     done = subprocess.run(mpy_cross_command() + ["-o", tmp, "-s", name, src], cwd=root,
                           capture_output=True, text=True)
     if done.returncode != 0:
