@@ -1,12 +1,15 @@
 """Soak the board: random legal games with realistic hands, noise and power cuts on the virtual board.
 
-python -m host_tools soak --variant V --games N --seed S [--noise none|low|high] [--json]
+python -m host_tools soak --variant V --games N --seed S [--noise none|low|high] [--json] [--game N]
 Prints games, turns, desyncs, rejected legal moves, accepted illegal moves, lost turns, bad records
 and unlit lifts (a lift that lit nothing although the checker had a legal step); exits 1 when any of
-them is not zero.
+them is not zero. The seed fixes every random choice, the board's fair dice included: each match
+is played on a fresh board from its own key (variant, seed, number), so two runs print the same
+figures and a failing match is printed with the command that plays it again alone (--game N).
 """
 
 import argparse
+import hashlib
 import json
 import random
 import sys
@@ -17,29 +20,63 @@ PACE_MS = 50       # hurried hands: 50 ms per action (people take 250 ms or more
 VARIANTS = ("short", "long", "persian", "jacquet", "matador", "backgammon")
 
 
-def run(variant, games, seed, noise="high", match_to=1, log=None, fast=False, front_end=None):
-    """Play ``games`` matches of ``variant``; returns the Counters. ``fast``: frame-level
-    hardware (the board logic alone, no sensor scan or debounce); ``front_end``: "digital"
-    (presence only) or "analog" (stack levels), else board.json's."""
+def game_key(variant, seed, n):
+    """What fixes game ``n`` (1, 2, ...) of a variant's run: the player's choices and the
+    board's dice both come from it, so the game plays again alone from its number."""
+    return "%s/%d/%d" % (variant, seed, n)
+
+
+def world_seed(key):
+    return int.from_bytes(hashlib.sha256(key.encode()).digest()[:4], "big")
+
+
+def replay_command(variant, seed, n, args):
+    """The command that plays game ``n`` again, alone."""
+    out = "python -m host_tools soak --variant %s --seed %d --game %d" % (variant, seed, n)
+    for flag, value in (("--noise", args.get("noise", "high")), ("--match", args.get("match_to", 1)),
+                        ("--front-end", args.get("front_end"))):
+        if value not in (None, "high", 1):
+            out += " %s %s" % (flag, value)
+    if args.get("fast"):
+        out += " --fast"
+    return out
+
+
+def run(variant, games, seed, noise="high", match_to=1, log=None, fast=False, front_end=None,
+        only=None, failed=None):
+    """Play ``games`` matches of ``variant`` (or only match ``only``), each on a fresh board
+    from its own key (game_key): returns the Counters. ``fast``: frame-level hardware (the
+    board logic alone, no sensor scan or debounce); ``front_end``: "digital" (presence only) or
+    "analog" (stack levels), else board.json's. ``failed`` (a list) gets, for each match whose
+    failure counters rose, {"variant", "game", "failures", "replay"}."""
     from host_tools.soakboard import VirtualBoard
     from host_tools.soakplayer import Player, Counters
     total = Counters()
-    vb = VirtualBoard(variant, scan_ms=SCAN_MS, fast=fast, front_end=front_end)
-    try:
-        rng = random.Random("%s/%d" % (variant, seed))
-        vb.pace = PACE_MS
-        player = Player(vb, rng, noise, total, log)
-        for _ in range(games):
-            if not player.play_match(variant, match_to):
-                if log:
-                    log("match abandoned")
-                vb.close()
-                vb = VirtualBoard(variant, scan_ms=SCAN_MS, fast=fast, front_end=front_end)
-                vb.pace = PACE_MS
-                player.vb = vb
-    finally:
-        vb.close()
+    opts = {"noise": noise, "match_to": match_to, "fast": fast, "front_end": front_end}
+    for n in range(1, games + 1) if only is None else (only,):
+        key = game_key(variant, seed, n)
+        vb = VirtualBoard(variant, scan_ms=SCAN_MS, fast=fast, front_end=front_end,
+                          seed=world_seed(key))
+        try:
+            vb.pace = PACE_MS
+            before = total.as_dict()
+            player = Player(vb, random.Random(key), noise, total, log)
+            done = player.play_match(variant, match_to)
+            if not done and log:
+                log("match abandoned")
+            after = total.as_dict()
+            rose = {f: after[f] - before[f] for f in Counters.FIELDS
+                    if f in FAILURE_FIELDS and after[f] > before[f]}
+            if rose and failed is not None:
+                failed.append({"variant": variant, "game": n, "failures": rose,
+                               "replay": replay_command(variant, seed, n, opts)})
+        finally:
+            vb.close()
     return total
+
+
+FAILURE_FIELDS = ("desyncs", "rejected_legal", "accepted_illegal", "lost_turns", "bad_records",
+                  "unlit_lifts")
 
 
 def main(argv):
@@ -55,6 +92,8 @@ def main(argv):
     ap.add_argument("--front-end", choices=("digital", "analog"), default=None,
                     help="sensor front end (default: hardware/board.json's)")
     ap.add_argument("--verbose", action="store_true", help="log what the board got wrong")
+    ap.add_argument("--game", type=int, default=None,
+                    help="play only this match of the run (what a failure prints)")
     args = ap.parse_args(argv)
     variants = VARIANTS if args.variant == "all" else (args.variant,)
     for v in variants:
@@ -65,12 +104,15 @@ def main(argv):
     from host_tools.soakplayer import Counters
     total = Counters()
     per = {}
+    failed = []
     for v in variants:
-        c = run(v, args.games, args.seed, args.noise, args.match, log, args.fast, args.front_end)
+        c = run(v, args.games, args.seed, args.noise, args.match, log, args.fast, args.front_end,
+                args.game, failed)
         per[v] = c.as_dict()
         total.add(c)
     out = total.as_dict()
     out["seconds"] = round(time.time() - t0, 1)
+    out["failed_games"] = failed
     if args.json:
         out["variants"] = per
         print(json.dumps(out))
@@ -89,4 +131,9 @@ def main(argv):
                   out["games"], out["turns"], out["desyncs"], out["rejected_legal"],
                   out["accepted_illegal"], out["lost_turns"], out["bad_records"],
                   out["unlit_lifts"], out["lifts"], out["sensor_blind"], out["seconds"]))
+    if not args.json:
+        for f in failed:
+            print("FAILED: %s game %d of seed %d (%s): again alone: %s" % (
+                f["variant"], f["game"], args.seed,
+                ", ".join("%s %d" % kv for kv in sorted(f["failures"].items())), f["replay"]))
     return 1 if total.failures() else 0

@@ -62,20 +62,24 @@ BUTTONS = ("p0", "p1", "menu")
 
 class VirtualBoard:
     """One simulated board running the firmware; ``lines`` holds every JSON line it wrote.
-    ``fast``: frame-level hardware (host_tools.soakfast) instead of the slot-level simulation."""
+    ``fast``: frame-level hardware (host_tools.soakfast) instead of the slot-level simulation.
+    ``seed`` fixes the simulated world's random bits (the board's fair dice), so a board plays
+    the same game again from the same seed and actions."""
 
     def __init__(self, variant="short", flash_dir=None, keep_leds=False, record=False, scan_ms=5,
-                 fast=False, front_end=None):
+                 fast=False, front_end=None, seed=None):
         self.own_dir = flash_dir is None
         ram = "/dev/shm" if os.path.isdir("/dev/shm") else None    # renames on tmpfs are cheap
         self.flash_dir = flash_dir or tempfile.mkdtemp(prefix="nardy-vb-", dir=ram)
         cfg = board_config.load(hardware.DESCRIPTION, front_end)
         self.fast = fast
         if fast:
+            import random
             from host_tools.soakfast import FastWorld
-            self.world = FastWorld(cfg, self.flash_dir)
+            self.world = FastWorld(cfg, self.flash_dir,
+                                   None if seed is None else random.Random(seed))
         else:
-            self.world = QuickWorld(cfg, self.flash_dir)
+            self.world = QuickWorld(cfg, self.flash_dir, seed=seed)   # seed: the dice's bits
         self.keep_leds = keep_leds
         self.scan_ms = scan_ms
         self.pace = SETTLE_MS       # ms each hand action takes (the soak hurries)

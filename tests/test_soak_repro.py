@@ -1,0 +1,63 @@
+"""The soak is reproducible: one seed fixes every random choice, the board's fair dice included,
+so two runs print the same figures, each game plays again alone from its number, and a failure
+says which game and the command that replays it."""
+
+import pytest
+
+from host_tools import cmd_soak
+from host_tools.soakplayer import Counters, Player
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_the_same_seed_gives_the_same_figures(fast):
+    a = cmd_soak.run("backgammon", 2, 11, fast=fast).as_dict()
+    b = cmd_soak.run("backgammon", 2, 11, fast=fast).as_dict()
+    assert a == b and a["games"] == 2 and a["turns"] > 20
+    c = cmd_soak.run("backgammon", 2, 12, fast=fast).as_dict()
+    assert c != a
+
+
+def test_each_game_plays_again_alone():
+    whole = cmd_soak.run("short", 3, 7, fast=True).as_dict()
+    parts = Counters()
+    for n in (1, 2, 3):
+        parts.add(cmd_soak.run("short", 3, 7, fast=True, only=n))
+    assert parts.as_dict() == whole
+
+
+def test_fair_dice_follow_the_seed():
+    # the board's own dice come from the simulated world's random bits, seeded per game
+    from host_tools.soakboard import VirtualBoard
+    rolls = []
+    for _ in range(2):
+        vb = VirtualBoard("backgammon", seed=cmd_soak.world_seed("x/1/1"))
+        try:
+            vb.cmd("dice auto")
+            vb.cmd("new backgammon")
+            vb.setup()
+            vb.press("p0")
+            rolls.append(vb.session.game.dice)
+            assert vb.session.fair_seed is not None
+            rolls.append(vb.session.fair_seed)
+        finally:
+            vb.close()
+    assert rolls[0:2] == rolls[2:4]
+
+
+def test_a_failure_names_its_game_and_the_command_that_replays_it(monkeypatch, capsys):
+    real = Player.play_match
+    calls = []
+
+    def flaky(self, variant, match_to=1, **kw):
+        done = real(self, variant, match_to, **kw)
+        calls.append(variant)
+        if len(calls) == 2:                 # the second game goes wrong
+            self.c.desyncs += 1
+        return done
+
+    monkeypatch.setattr(Player, "play_match", flaky)
+    status = cmd_soak.main(["--variant", "short", "--games", "3", "--seed", "9", "--fast"])
+    out = capsys.readouterr().out
+    assert status == 1
+    assert "FAILED: short game 2 of seed 9 (desyncs 1): again alone: " \
+           "python -m host_tools soak --variant short --seed 9 --game 2 --fast" in out
