@@ -308,10 +308,19 @@ def test_connections_and_streams_are_bounded():
         for _ in range(2):
             s = socket.create_connection(("127.0.0.1", c.port), timeout=5)
             s.sendall(("GET /api/stream?t=%s HTTP/1.1\r\nHost: %s\r\n\r\n" % (c.token, c.host)).encode())
-            assert s.recv(12) == b"HTTP/1.1 200"
+            got = b""
+            while len(got) < 12:
+                chunk = s.recv(12 - len(got))
+                assert chunk, got
+                got += chunk
+            assert got == b"HTTP/1.1 200"
             streams.append(s)
         code, _, body = c.request("GET", "/api/stream?t=" + c.token)
         assert code == 503 and "too many" in answer(body)["msg"]
+        deadline = time.monotonic() + 3               # the refused stream's slot is free again
+        while server.free_connections != 2:
+            assert time.monotonic() < deadline, server.free_connections
+            time.sleep(0.01)
         idle = [socket.create_connection(("127.0.0.1", c.port), timeout=5) for _ in range(2)]
         deadline = time.monotonic() + 3               # accepted: they hold the last two slots
         while server.free_connections:
