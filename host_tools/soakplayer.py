@@ -363,9 +363,11 @@ class Player:
         self.act(vb.place, src, side)
 
     def looks_legal(self, plays, side):
-        """Does the board show what some legal play leads to, as far as the sensors can see?"""
+        """Does the board show what some legal play leads to, as far as the sensors can see?
+        (Not past a point's capacity, nor on a zone whose sensor the zone reader distrusts.)"""
         s = self.vb.session
         cap = s.capacity
+        blind = s.tracker.faults
         phys = self.vb.physical()
         seen = bytearray(28)
         for z in range(28):
@@ -373,7 +375,7 @@ class Player:
         exp = bytearray(28)
         for play in plays:
             s.zmap.expected(self.final_of(play, side).board, exp)
-            if all(min(exp[z], cap[z]) == seen[z] for z in range(28)):
+            if all(min(exp[z], cap[z]) == seen[z] or (blind >> z) & 1 for z in range(28)):
                 return True
         return False
 
@@ -429,12 +431,17 @@ class Player:
         return True
 
     def same_to_sensors(self, pos):
+        """Would the sensors show ``pos`` as the checkers stand? Not past a point's capacity, and
+        not on a zone whose sensor the zone reader distrusts (brushed or chattering: its count
+        comes from the game), so a play that differs only there is sensor-blind, not a desync."""
         s = self.vb.session
         cap = s.capacity
+        blind = s.tracker.faults
         phys = self.vb.physical()
         exp = bytearray(28)
         s.zmap.expected(pos.board, exp)
-        return all(min(exp[z], cap[z]) == min(phys[z], cap[z]) for z in range(28))
+        return all(min(exp[z], cap[z]) == min(phys[z], cap[z]) or (blind >> z) & 1
+                   for z in range(28))
 
     def final_of(self, play, side):
         pos = self.turn_start.copy()

@@ -61,3 +61,31 @@ def test_a_failure_names_its_game_and_the_command_that_replays_it(monkeypatch, c
     assert status == 1
     assert "FAILED: short game 2 of seed 9 (desyncs 1): again alone: " \
            "python -m host_tools soak --variant short --seed 9 --game 2 --fast" in out
+
+
+def test_a_zone_whose_sensor_is_distrusted_is_blind_to_the_player_too():
+    # persian, seed 2026, game 73 (slot level): a sensor of the point a checker could bear off
+    # from was distrusted and the tray full; the player bore off one checker of a 4-3 to end an
+    # incomplete turn, the board saw the only complete play that fits (3/off 2/off) and took it.
+    # The player counted that as an accepted illegal turn (and such plays as desyncs at slot
+    # level, where noise makes the zone reader distrust sensors): the sensors cannot see there.
+    import random
+    from host_tools.soakboard import VirtualBoard
+    vb = VirtualBoard("backgammon", seed=1)
+    try:
+        vb.cmd("dice manual")
+        vb.setup()
+        p = Player(vb, random.Random(1))
+        s = vb.session
+        pos = s.game.pos.copy()
+        assert p.same_to_sensors(pos)
+        pos.board[6] -= 1                   # one White checker from its 6 to its 5 point
+        pos.board[5] += 1
+        assert not p.same_to_sensors(pos)
+        z6, z5 = s.zmap.zone(0, 6), s.zmap.zone(0, 5)
+        s.tracker.faults = 1 << z5          # the 5 point unseen, but the 6 point shows 4 of 5
+        assert not p.same_to_sensors(pos)
+        s.tracker.faults |= 1 << z6         # both distrusted: nothing the sensors can tell
+        assert p.same_to_sensors(pos)
+    finally:
+        vb.close()
