@@ -15,14 +15,16 @@ import argparse
 import glob
 import json
 import os
+import random
 import shutil
 import subprocess
 import sys
 
 MUTMUT = "mutmut==3.8.1"
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-VENV = os.path.join(ROOT, "build", "mutate-venv")
-WORK = os.path.join(ROOT, "build", "mutate")
+HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = HERE                      # the tree measured (--tree: e.g. a worktree of an older commit)
+VENV = os.path.join(HERE, "build", "mutate-venv")
+WORK = os.path.join(HERE, "build", "mutate")
 RULES = "firmware/rules"
 # the fast rules tests: every test of the rules core that needs neither MicroPython, a browser,
 # gnubg nor minutes
@@ -67,7 +69,8 @@ def modules():
 
 
 def test_files():
-    return list(TESTS)
+    """The fast rules tests the measured tree has (an older tree may lack some)."""
+    return [t for t in TESTS if os.path.exists(os.path.join(ROOT, t))]
 
 
 def prepare(only, again=False):
@@ -78,8 +81,9 @@ def prepare(only, again=False):
     os.makedirs(WORK, exist_ok=True)
     skip = shutil.ignore_patterns("__pycache__", "*.pyc", ".hypothesis", "artifacts")
     for name in ("firmware", "host_tools", "tests"):
+        # fresh times (copy, not copy2): mutmut remakes the mutants of a file newer than them
         shutil.copytree(os.path.join(ROOT, name), os.path.join(WORK, name), ignore=skip,
-                        dirs_exist_ok=True)
+                        dirs_exist_ok=True, copy_function=shutil.copy)
     shutil.copy(os.path.join(ROOT, "pytest.ini"), WORK)
     lines = ["[mutmut]", "source_paths=" + RULES,
              "also_copy=", "    firmware/__init__.py", "    host_tools", "    pytest.ini",
@@ -94,14 +98,16 @@ def prepare(only, again=False):
         f.write("\n".join(lines) + "\n")
 
 
-def run_mutmut(log):
-    """mutmut run with one worker under nice; its progress goes to build/mutate/run.log."""
+def run_mutmut(log, names=(), check=True):
+    """mutmut run (of every mutant, or of ``names``: names or fnmatch patterns) with one worker
+    under nice; its progress goes to build/mutate/run.log."""
     path = os.path.join(WORK, "run.log")
     log("running mutmut (one worker, nice 19); progress in %s" % path)
     with open(path, "w") as out:
         rc = subprocess.call(["nice", "-n", "19", os.path.join(VENV, "bin", "mutmut"), "run",
-                              "--max-children", "1"], cwd=WORK, stdout=out, stderr=subprocess.STDOUT)
-    if rc:
+                              "--max-children", "1"] + list(names), cwd=WORK, stdout=out,
+                             stderr=subprocess.STDOUT)
+    if rc and check:
         with open(path) as f:
             tail = f.read()[-3000:]
         raise SystemExit("mutmut failed (exit %d):\n%s" % (rc, tail))
@@ -149,8 +155,19 @@ def statuses():
     return out
 
 
-def summarise(by_module):
-    """Counts and score per module and in total, and the names of the mutants not caught."""
+def sample(n, seed):
+    """n mutant names drawn at random (seeded) from every mutant of the rules core."""
+    names = sorted(name for mod in statuses().values() for name in mod)
+    return sorted(random.Random(seed).sample(names, min(n, len(names))))
+
+
+def summarise(by_module, only=None):
+    """Counts and score per module and in total, and the names of the mutants not caught
+    (``only``: a sample of names, the rest left out)."""
+    if only is not None:
+        keep = set(only)
+        by_module = {mod: {k: v for k, v in names.items() if k in keep}
+                     for mod, names in by_module.items()}
     rows = []
     total = {"module": "total", "mutants": 0, "killed": 0, "timeout": 0, "survived": 0,
              "no tests": 0, "other": 0}
@@ -198,9 +215,18 @@ def main(argv):
                     "catch (and functions changed since): for adding tests; a fresh run is the figure")
     ap.add_argument("--resume", action="store_true",
                     help="go on with an interrupted run (keeps every verdict it has)")
+    ap.add_argument("--sample", type=int, metavar="N",
+                    help="test only N mutants drawn at random (seeded by --seed) and score them: "
+                    "a quicker estimate of the whole")
+    ap.add_argument("--seed", type=int, default=1, help="seed of --sample (default 1)")
+    ap.add_argument("--tree", help="measure the rules core and tests of another checkout (say a "
+                    "worktree of an older commit); the run still works in this one's build/")
     ap.add_argument("--report", action="store_true",
                     help="report the last run in build/mutate again, without running")
     args = ap.parse_args(argv)
+    global ROOT
+    if args.tree:
+        ROOT = os.path.abspath(args.tree)
 
     def log(msg):
         print(msg, file=sys.stderr)
@@ -210,12 +236,26 @@ def main(argv):
         prepare(args.module, args.again or args.resume)
         if args.again:
             forget_not_caught()
-        run_mutmut(log)
-    rows, total, missed = summarise(statuses())
+        if args.sample:
+            # mutmut makes (or remakes, for changed code) its mutants when it runs: a run of a few
+            # quick ones does that, so the sample is drawn from the code as it is now
+            run_mutmut(log, ["firmware.rules.position.*__mutmut_1"], check=False)
+        if not args.sample:
+            run_mutmut(log)
+        else:
+            now = {k: v for mod in statuses().values() for k, v in mod.items()}
+            todo = [n for n in sample(args.sample, args.seed) if now[n] == "not checked"]
+            if todo:
+                run_mutmut(log, todo)
+    chosen = sample(args.sample, args.seed) if args.sample else None
+    rows, total, missed = summarise(statuses(), chosen)
     if args.json:
-        print(json.dumps({"mutmut": MUTMUT, "tests": test_files(), "modules": rows, "total": total,
-                          "not_caught": missed}, indent=1))
+        print(json.dumps({"mutmut": MUTMUT, "tests": test_files(), "sample": args.sample,
+                          "seed": args.seed if args.sample else None, "modules": rows,
+                          "total": total, "not_caught": missed}, indent=1))
         return 0
+    if args.sample:
+        print("a sample of %d mutants (seed %d)" % (total["mutants"], args.seed))
     cols = ["module", "mutants", "killed", "timeout", "survived", "no tests", "other", "score"]
     print(" ".join("%10s" % c for c in cols))
     for row in rows + [total]:
