@@ -44,6 +44,13 @@ CHECK = [
      "it plays 1 die, but 2 can be played " + MORE),
     ("two dice of a double's four", BG, START, START, (6, 6), "24/18(2)",
      "it plays 2 dice, but 4 can be played " + MORE),
+    ("five sixes for a double's four", BG, START, START, (6, 6), "24/18(2) 13/7(2) 8/2",
+     "the checkers did not move by the dice 6-6 (no sequence of steps leads there)"),
+    # 24/23/21: 24/22 first lands on the opponent's checker; 24/23 first plays, but 21..16 is
+    # then a block of six with every opponent behind it: the block is the reason given
+    ("the block outranks a closed point", LONG, {24: 2, 20: 1, 19: 1, 18: 1, 17: 1, 16: 1, 1: 8},
+     {10: 1, 24: 14}, (2, 1), [(24, 21)],
+     "it builds a block of six points with no opposing checker ahead of it"),
     ("three dice of a double's four", BG, START, START, (6, 6), "24/18(2) 13/7",
      "it plays 3 dice, but 4 can be played " + MORE),
     ("the smaller die when only one plays", BG, S2[0], S2[1], (6, 5), "24/19",
@@ -141,6 +148,22 @@ def test_check_every_step_doubles_finds_the_order_that_never_stands_a_block():
     # judged on the final position only, the canonical order is enough
     ok, steps = Turn(LONG, pos, (1, 1)).check(final)
     assert ok and steps[0] == (24, 23, 1, 0)
+
+
+def test_check_every_step_doubles_tries_an_order_that_starts_after_a_repeated_step():
+    # 1-1 taking two checkers 23/22 and one 18/17/16: any order starting 23/22 stands 23..18
+    # for a moment (every opponent behind it, on the mover's 12); starting 18/17 it never does
+    pos = pos_from(EACH, {23: 3, 21: 1, 20: 1, 19: 1, 18: 1, 10: 8}, {24: 15})
+    final = _moved(pos, (23, 22), (23, 22), (18, 16))
+    ok, steps = Turn(EACH, pos, (1, 1)).check(final)
+    assert ok and steps[0] == (18, 17, 1, 0)
+
+
+def test_check_names_the_first_turn_head_limit_of_two():
+    pos = LONG.start_position()
+    turn = Turn(LONG, pos, (6, 6), first_turn=True)
+    final = _moved(pos, (24, 18), (24, 18), (24, 18))
+    assert turn.check(final) == (False, "only 2 checkers may leave the head this turn")
 
 
 EXPLAIN = [

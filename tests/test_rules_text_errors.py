@@ -102,6 +102,7 @@ def test_cyrillic_look_alikes_are_latin_letters():
     ("(2)", 0, "bad checker count in '(2)'"),
     ("12-4(2)(2)", 0, "'12-4(2)(2)': a distance is 1..6, got '4(2)'"),
     ("-4", 0, "'-4' has no source line"),
+    ("1(2)", 0, "'1' gives no distance ('-5') or destination ('>VIII')"),
     ("12-", 0, "'12-': '-' must be followed by a distance"),
     ("12>", 0, "'12>': '>' must be followed by a line"),
     ("12--4", 0, "'12--4': '-' must be followed by a distance"),

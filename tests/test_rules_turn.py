@@ -132,6 +132,14 @@ def test_count_plays_of_the_opening_six_six_and_six_five():
     assert turn.count_plays() == 7 == len(turn.plays())
 
 
+def test_count_plays_when_one_die_plays():
+    s2 = pos_from(BG, {24: 1, 1: 14}, {12: 2, 3: 13})           # 6-5: 24/18 only
+    assert Turn(BG, s2, (6, 5)).count_plays() == 1
+    l9 = pos_from(LONG, {24: 14, 1: 1}, {24: 14, 5: 1})          # 6-6: 24/18 only
+    turn = Turn(LONG, l9, (6, 6))
+    assert turn.max_steps == 1 and turn.count_plays() == 1 and len(turn.plays()) == 1
+
+
 def test_count_plays_when_nothing_plays():
     closed = pos_from(BG, {"bar": 1, 13: 14}, {6: 2, 5: 2, 4: 2, 3: 2, 2: 2, 1: 5})
     for dice in ((6, 4), (3, 3)):
@@ -148,6 +156,8 @@ def test_count_plays_when_nothing_plays():
     ("long", {"block_check": "every_step"}, {24: 2, 22: 2, 21: 1, 20: 1, 19: 1, 10: 8}, {24: 15},
      (1, 1)),
     ("persian", {}, {6: 1, 5: 1, 4: 1, 1: 12}, {23: 1, 1: 14}, (2, 2)),
+    # a hit on 7 is outside the home board: the hitter may go on (9/7*/5/3/1)
+    ("persian", {}, {9: 1, 6: 14}, {18: 1, 24: 14}, (2, 2)),
 ])
 def test_doubles_counted_listed_and_walked_alike(variant, options, mover, opp, dice):
     rules = get_rules(variant, **options)

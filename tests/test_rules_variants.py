@@ -78,6 +78,9 @@ def test_head_limits(rules, first, dice, limits):
     ("doubles principle: after 5-5, 4-4", DP, {24: 14, 4: 1}, (4, 4), ["24/20(2)"]),
     ("doubles principle: after 2-1, 5-5", DP, {24: 14, 21: 1}, (5, 5), ["24/14(2)"]),
     ("doubles principle: 6-5 one checker", DP, HEADS, (6, 5), ["24/13"]),
+    # principle: 24/18 then 18/13 and 24/19 are closed; a second head checker plays no more
+    ("principle: a second head checker that does not help", LONG, {24: 13, 1: 1, 7: 1}, (6, 5),
+     ["24/18"]),
 ])
 def test_head_exception_options_on_the_first_turn(name, rules, opp, dice, plays):
     pos = pos_from(rules, HEADS, opp)
@@ -90,6 +93,13 @@ def test_a_six_block_standing_at_the_start_of_the_turn_is_not_judged_again():
     got = results(Turn(LONG, pos, (2, 1)))
     assert expected(LONG, pos, ["24/22 23/22"]).pop() in got
     assert expected(LONG, pos, ["24/21"]).pop() in got
+
+
+def test_a_six_block_with_an_opposing_checker_past_it_among_others_behind():
+    # 24/18/17 makes 22..17 (the opponent's 10..5); its checker on its 2 (the mover's 14) is past
+    # the block, the others on its 11 (the mover's 23) are not: legal
+    pos = pos_from(LONG, {24: 10, 22: 1, 21: 1, 20: 1, 19: 1, 18: 1}, {2: 1, 11: 14})
+    assert expected(LONG, pos, ["24/18/17"]).pop() in results(Turn(LONG, pos, (6, 1)))
 
 
 def test_a_six_block_on_the_opponents_home_board_has_no_checker_ahead_of_it():
@@ -200,6 +210,7 @@ def test_start_positions_and_validation():
     ("white 25:1; black 24:15; white to move", "point 25 is outside 1..24"),
     ("white x:1; black 24:15; white to move", "point 'x' is not a number"),
     ("white 24:y; black 24:15; white to move", "count 'y' is not a number"),
+    ("white 24:2:3; black 24:15; white to move", "count '2:3' is not a number"),
     ("white 24:16; black 24:15; white to move", "count 16 on 24 is outside 0..15"),
     ("white 24:-1; black 24:15; white to move", "count -1 on 24 is outside 0..15"),
     ("white 24:1 24:2; black 24:15; white to move", "white 24 is given twice"),
