@@ -74,6 +74,8 @@ class Player:
         legal = (tr.state == SETTLED and s.mode == "guide" and s.phase == "move" and pip > 0
                  and turn.side == side and tr.turn is turn and turn.mine[pip]
                  and bool(turn.targets(pip)))
+        if legal and not self.board_can_know(z):
+            legal = False       # the lift is unseen and nothing told the board it could be
         vb.lift(z, side)
         if legal:
             self.c.lifts += 1
@@ -86,6 +88,17 @@ class Player:
             if not seen:
                 self.c.unlit_lifts += 1
                 self.note("a lift from", z, "lit nothing; state", tr.state)
+
+    def board_can_know(self, z):
+        """Can the board light a lift from zone z? When the sensors see it (the zone is not full
+        and its sensor believed), or when the board knows they cannot and lights it ahead (the
+        game has the zone fuller than its slots, or its sensor distrusted). Not when the
+        checkers there are more than the game has, both past the slots: a play through full
+        points that the board read otherwise (sensor-blind) left one more than it knows."""
+        tr = self.vb.session.tracker
+        cap = tr.cap[z]
+        blind = (tr.faults >> z) & 1
+        return (self.vb.physical()[z] <= cap and not blind) or tr.exp[z] > cap or blind
 
     def power_cut(self):
         self.c.power_cuts += 1
