@@ -115,3 +115,24 @@ def test_a_lift_the_board_cannot_know_of_is_not_an_unlit_lift():
         assert p.board_can_know(z6)
     finally:
         vb.close()
+
+
+def test_a_sensor_distrusted_mid_turn_is_lit_ahead_too():
+    # backgammon seed 2026 game 137 (slot level): the zone reader distrusted a sensor after the
+    # turn's stacks had been lit ahead; a lift from that zone, which no sensor could see, lit
+    # nothing. The tracker now learns the hints again when the distrusted zones change.
+    from host_tools.soakboard import VirtualBoard
+    vb = VirtualBoard("backgammon", seed=1)
+    try:
+        vb.cmd("dice manual")
+        vb.setup()
+        vb.cmd("roll 3 1")                          # White to move
+        vb.wait(500)                                # idle ticks: hints and reaches learnt
+        tr = vb.session.tracker
+        z13 = vb.session.zmap.zone(0, 13)
+        assert not (tr.blind >> z13) & 1            # 5 in 5 slots: a lift there shows
+        tr.faults |= 1 << z13                       # then its sensor is distrusted
+        vb.wait(50)
+        assert (tr.blind >> z13) & 1 and tr.hint     # lit ahead: 13/10 and 13/12 at least
+    finally:
+        vb.close()

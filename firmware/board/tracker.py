@@ -496,8 +496,9 @@ class Tracker:
         if self.reach_gen != self.gen:
             self.reach_gen = self.gen
             self.reach_done = 0
-        if self._hint_gen != self.gen:          # first the stacks no sensor sees whole
-            self._hint_gen = self.gen
+        if self._hint_gen != self.gen or self._hint_faults != self.faults:
+            self._hint_gen = self.gen           # first the stacks no sensor sees whole (again
+            self._hint_faults = self.faults     # when the zone reader distrusts another sensor)
             self._blind_hint()
             return True
         mine = turn.mine
@@ -508,6 +509,7 @@ class Tracker:
         return False
 
     _hint_gen = -1
+    _hint_faults = 0
 
     def _blind_hint(self):
         """``blind``: the mover's zones whose top checker could leave unseen (more checkers than
