@@ -122,8 +122,7 @@ print(json.dumps({k: status_by_exit_code[v] for k, v in json.load(open(sys.argv[
 
 
 _RETEST = """
-import glob, json
-from mutmut.configuration import config
+import glob, json, os
 from mutmut.stats import status_by_exit_code
 for path in glob.glob("mutants/%s/*.py.meta"):
     meta = json.load(open(path))
@@ -132,11 +131,10 @@ for path in glob.glob("mutants/%s/*.py.meta"):
         if status_by_exit_code[v] not in %r:
             codes[k] = None
     json.dump(meta, open(path, "w"))
-# the test list may have grown: new tests are found and mapped by mutmut itself; keep it from
-# throwing away the verdicts it has (added tests cannot let a caught mutant survive)
-stats = json.load(open("mutants/mutmut-stats.json"))
-stats["config_fingerprint"] = config().config_fingerprint()
-json.dump(stats, open("mutants/mutmut-stats.json", "w"))
+# tests and code may have changed since: mutmut maps tests to functions afresh when it has no
+# stats (the verdicts above are kept; added tests cannot let a caught mutant survive)
+if os.path.exists("mutants/mutmut-stats.json"):
+    os.remove("mutants/mutmut-stats.json")
 """ % (RULES, CAUGHT)
 
 

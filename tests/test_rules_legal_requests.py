@@ -146,3 +146,18 @@ def test_serve_flushes_after_every_line():
     out = Out()
     serve(io.StringIO(json.dumps(req()) + "\n\n" + json.dumps(req()) + "\n"), out)
     assert Out.flushes == 2 and len(out.getvalue().splitlines()) == 2
+
+
+def test_serve_reads_bytes_and_answers_an_overlong_or_undecodable_line():
+    good = json.dumps(req()).encode()
+    exact = b" " * (cli.MAX_LINE - len(good) - 1) + good + b"\n"       # MAX_LINE bytes in all
+    last = b" " * (cli.MAX_LINE - len(good)) + good                   # MAX_LINE, no newline
+    lines = [good + b"\n", b"[" * (cli.MAX_LINE + 1) + b"x" * 5000 + b"\n", exact,
+             b"\xff\xfe\n", last]
+    out = io.StringIO()
+    assert serve(io.BytesIO(b"".join(lines)), out) == 2
+    answers = [json.loads(x) for x in out.getvalue().splitlines()]
+    assert len(answers) == 5
+    assert answers[1] == {"error": "a request line is at most %d bytes" % cli.MAX_LINE}
+    assert answers[3] == {"error": "a request line must be UTF-8 text"}
+    assert len(answers[0]["legal"]) == len(answers[2]["legal"]) == len(answers[4]["legal"]) == 8

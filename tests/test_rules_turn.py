@@ -5,7 +5,7 @@ were. Expectations worked out by hand (backgammon's start: the opponent holds th
 
 import pytest
 
-from rulesutil import Turn, get_rules, pos_from
+from rulesutil import Turn, expected, get_rules, pos_from, results
 from firmware.rules import IllegalStep
 from reference_rules import legal_results
 from test_rules_properties import mover_arrays
@@ -130,6 +130,15 @@ def test_count_plays_of_the_opening_six_six_and_six_five():
     # 8/2 8/3
     turn = Turn(BG, START, (6, 5))
     assert turn.count_plays() == 7 == len(turn.plays())
+
+
+def test_two_hits_on_neighbouring_points_are_two_plays():
+    # 2-1 from 24 to 21 hits the blot on 22 or the one on 23: two plays, not one
+    pos = pos_from(BG, {24: 1, 6: 14}, {2: 1, 3: 1, 12: 13})
+    got = results(Turn(BG, pos, (2, 1)))
+    both = expected(BG, pos, ["24/22*/21", "24/23*/21"])
+    assert len(both) == 2 and both <= got
+    assert Turn(BG, pos, (2, 1)).count_plays() == len(got)
 
 
 def test_count_plays_when_one_die_plays():
