@@ -30,7 +30,8 @@ class App:
         world = hw.sim
         self.sim = None
         if world is not None:
-            from firmware.board.simhands import SimHands
+            from firmware.sim.hands import SimHands
+            protocol.FEATURES["sim"] = "firmware.sim.hands"   # the sim's own commands
             hands = getattr(world, "hands", None)
             if hands is None:
                 hands = SimHands(world)
@@ -39,8 +40,9 @@ class App:
             self.sim = hands
         self.powered = True
         self.hwfaults = HwFaults(hw)
+        self.by = "host"     # who sent the command being run (protocol: host or director)
         self.session = Session(hw.storage, hw.dice.roll, hw.zones.capacity, self.emit,
-                               self._clock)
+                               self._clock, hw.board_id)
         self.view = LedView(hw.leds)
         self.dirty = True
         self._phase = -1
@@ -66,7 +68,8 @@ class App:
     def start(self):
         """Say hello, then resume the journaled game or start a new match."""
         self.emit("hello", {"fw": FW_VERSION, "hw": "sim" if self.sim is not None else "rp2040",
-                            "variant": self.variant})
+                            "variant": self.variant, "board": self.session.identity.board_id,
+                            "locked": self.session.auth.locked})
         if not self.session.resume():
             self.session.new_match(self.variant)
         self.tick(self.hw.ticks_ms())
@@ -146,3 +149,4 @@ class App:
         world (flash, checkers and clock survive)."""
         self.hw.sim.power_cut()
         self.powered = False
+        self.sim.tick = None       # the hands stay with the world; this board's RAM does not

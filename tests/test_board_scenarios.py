@@ -4,7 +4,7 @@ import pytest
 
 from host_tools.soakboard import VirtualBoard
 from firmware.board.tracker import SETTLED, HANDS, ILLEGAL, MISMATCH
-from firmware.board.journal import verify
+from host_tools import export as ex
 from firmware.rules.position import Position
 
 
@@ -326,8 +326,9 @@ def test_referee_mode_gives_no_hints_flags_and_records_a_correction(vb):
     vb.move(zone(vb, 0, 10), zone(vb, 0, 8))
     vb.press("p0")
     assert commits(vb, m) and s.phase == "roll"
-    events = vb.session.record()["events"]
+    events = vb.events()
     assert events[-2]["k"] == "flag" and events[-1]["k"] == "turn" and events[-1]["corrected"]
+    assert events[-1]["by"] == "p0" and events[-2]["by"] == "board"
 
 
 def test_referee_mode_condone_records_the_illegal_play(vb):
@@ -343,8 +344,7 @@ def test_referee_mode_condone_records_the_illegal_play(vb):
     vb.press("p1")                          # the opponent lets it stand
     c = commits(vb, m)
     assert c and c[0]["condoned"]
-    rec = vb.session.record()
-    turns = [e for e in rec["events"] if e["k"] == "turn"]
+    turns = [e for e in vb.events() if e["k"] == "turn"]
     assert turns[-1]["condoned"] and s.game.pos.board[0 * 26 + 10] == 1
 
 
@@ -397,17 +397,19 @@ def test_export_record_has_a_hash_chain_that_shows_tampering(vb):
     vb.move(zone(vb, 0, 13), zone(vb, 0, 8))
     vb.move(zone(vb, 0, 24), zone(vb, 0, 23))
     vb.press("p0")
-    m = vb.mark()
-    vb.cmd("export")
-    rec = vb.since(m, t="record")[0]
-    pairs = vb.session.journal.rows()
-    assert verify(pairs) == -1 and rec["head"] == pairs[-1][1]
-    forged = list(pairs)
-    assert '"open"' in forged[2][0]
-    forged[2] = (forged[2][0].replace("5, 1", "6, 1"), forged[2][1])
-    assert verify(forged) == 2
-    turn = [e for e in rec["events"] if e["k"] == "turn"][0]
-    assert turn["dice"] == [5, 1] and turn["steps"] == [[13, 8, 5, 0], [24, 23, 1, 0]] and "ms" in turn
+    rec = vb.record()
+    v = ex.verify(rec, partial=True)
+    assert [e["n"] for e in v.events] == list(range(len(rec["lines"])))
+    assert rec["head"] == rec["lines"][-1][-32:]
+    forged = dict(rec, lines=list(rec["lines"]))
+    at = [i for i, line in enumerate(rec["lines"]) if '"open"' in line][0]
+    forged["lines"][at] = forged["lines"][at].replace("5, 1", "6, 1")
+    with pytest.raises(ex.ExportError) as e:
+        ex.verify(forged, partial=True)
+    assert e.value.event == at
+    turn = [e for e in v.events if e["k"] == "turn"][0]
+    assert turn["dice"] == [5, 1] and turn["s"] == [[13, 8, 5, 0], [24, 23, 1, 0]] and "ms" in turn
+    assert turn["by"] == "p0"
 
 
 def test_matador_sequence_plays_the_chosen_doublet_then_rolls_again():

@@ -66,7 +66,7 @@ def test_dice_that_come_back_commit_a_seed_at_the_first_throw(vb):
     vb.press("p0")
     assert vb.since(m, ev="opening")                # thrown from a seed committed now
     assert faults(vb, m) == [("dice", True), ("dice", False)]
-    assert [e for e in vb.session.record()["events"] if e["k"] == "commit"]
+    assert [e for e in vb.events() if e["k"] == "commit"]
 
 
 @pytest.mark.parametrize("level", ["high", "low"])

@@ -37,8 +37,8 @@ def test_fair_dice_follow_the_seed():
             vb.setup()
             vb.press("p0")
             rolls.append(vb.session.game.dice)
-            assert vb.session.fair_seed is not None
-            rolls.append(vb.session.fair_seed)
+            assert vb.session.dice.seed is not None
+            rolls.append(vb.session.dice.seed)
         finally:
             vb.close()
     assert rolls[0:2] == rolls[2:4]

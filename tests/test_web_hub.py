@@ -121,16 +121,18 @@ def test_page_server_serves_page_board_and_a_snapshot_stream(sim_hub):
 
 
 BOARD_MAIN = """
-import sys, time
+import json, sys, time
 turns = 0
 print('{"t": "hello", "fw": "test", "variant": "long", "hw": "rp2040"}')
 while True:
     line = sys.stdin.readline().strip()
     if line == "export":
-        events = ",".join('{"k": "turn", "side": %d, "dice": [6, 5], "steps": [], "seal": "%d"}'
-                          % (i % 2, i) for i in range(turns))
-        print('{"t": "record", "format": "nardy-record/1", "variant": "long", "events": [%s], '
-              '"head": "%d"}' % (events, turns))
+        print('{"t": "record", "format": "nardy-record/2", "board": "b1", "serial": 1, '
+              '"key": "00000000", "open": true}')
+        for i in range(turns):
+            text = json.dumps({"k": "turn", "side": i % 2, "n": i})
+            print(json.dumps({"t": "rl", "l": text + "|%032d" % i}))
+        print('{"t": "record_end", "serial": 1, "lines": %d, "head": "", "tag": ""}' % turns)
         print('{"t": "ok", "cmd": "export"}')
         if turns < 3:             # the players go on: another turn is committed
             time.sleep(0.05)
@@ -166,7 +168,7 @@ def test_live_view_over_a_serial_port_shows_the_board_and_refuses_hands(tmp_path
                 assert refused["t"] == "err" and "read-only" in refused["msg"], action
             # the record grows as turns are committed on the board
             wait_until(lambda: hub.record and len(hub.record["events"]) == 3, what="3 turns")
-            assert [e["seal"] for e in hub.record["events"]] == ["0", "1", "2"]
+            assert [e["n"] for e in hub.record["events"]] == [0, 1, 2]
         finally:
             hub.close()
 

@@ -61,3 +61,83 @@ def verify(commit, seed_hex, throws, mix=b""):
         if list(values) != want:
             return "dice %r at %d are not the seed's (%r)" % (list(values), i, want)
     return None
+
+
+SEED_FILES = ("dice_seed", "dice_seed.b")   # the secret seed until the game ends, two copies
+
+
+class FairDice:
+    """The electronic dice of the game in progress: the committed seed (``seed``, kept on flash
+    in two copies with a CRC until it is revealed), the index of its next die (``next``), the
+    host's ``mix``, and ``last_i``, the index of the dice drawn last (for their journal line).
+    ``expected`` is the commitment a resumed game's seed must match."""
+
+    def __init__(self, storage, roll_die):
+        self.storage = storage
+        self.roll_die = roll_die
+        self.seed = None
+        self.next = 0
+        self.mix = b""
+        self.last_i = None
+        self.expected = None
+
+    def new_seed(self):
+        """Draw a new secret seed from the hardware dice, keep it on flash, return its
+        commitment for the journal."""
+        from firmware.drivers.storage import write_copies
+        seed = bytes([self.roll_die() for _ in range(SEED_BYTES)])
+        write_copies(self.storage, SEED_FILES, binascii.hexlify(seed))
+        self.seed = seed
+        self.next = 0
+        self.mix = b""
+        self.expected = commitment(seed)
+        return self.expected
+
+    def draw(self, n):
+        """The seed's next ``n`` dice; ``last_i`` is set to the first one's index."""
+        i = self.next
+        self.next = i + n
+        self.last_i = i
+        return dice(self.seed, i, n, self.mix)
+
+    def set_mix(self, data):
+        """The host's bytes, before the seed's first die; ValueError when too late or bad."""
+        if self.seed is None:
+            raise ValueError("no committed dice seed (electronic dice only)")
+        if self.next or self.mix:
+            raise ValueError("this seed's dice are already fixed (mix before the first throw)")
+        if not 1 <= len(data) <= 32:
+            raise ValueError("mix 1 to 32 bytes")
+        self.mix = bytes(data)
+
+    def reveal(self):
+        """The seed in hex for the game's last lines (None when there is none); it stays on
+        flash until ``forget`` (call that once the reveal is on flash)."""
+        if self.seed is None:
+            return None
+        out = binascii.hexlify(self.seed).decode()
+        self.seed = None
+        self.expected = None
+        return out
+
+    def forget(self):
+        for name in SEED_FILES:
+            self.storage.remove(name)
+
+    def load(self):
+        """After a reset: the committed seed back from flash when it matches ``expected``;
+        False when it is lost or altered (the board must commit a new one, on record)."""
+        from firmware.drivers.storage import unseal
+        self.seed = None
+        if self.expected is None:
+            return True
+        for name in SEED_FILES:
+            data = unseal(self.storage.read(name))
+            try:
+                seed = binascii.unhexlify(bytes(data)) if data is not None else None
+            except ValueError:
+                seed = None
+            if seed is not None and commitment(seed) == self.expected:
+                self.seed = seed
+                return True
+        return False

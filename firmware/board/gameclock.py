@@ -50,6 +50,18 @@ class GameClock:
                 left -= over
         return left if left > 0 else 0
 
+    def elapsed(self, now):
+        """How long the running period has run (ms; 0 when none runs)."""
+        return now - self.t0 if self.side >= 0 else 0
+
+    def resume(self, side, used, now):
+        """After a reset: the period of ``side`` goes on as if it had run ``used`` ms already
+        (its delay is not given again)."""
+        self.side = -1
+        if self.reserve > 0 and side >= 0:
+            self.side = side
+            self.t0 = now - used
+
     def delay_left(self, now):
         """What is left of the running period's delay (ms); 0 when nobody's period runs."""
         if self.side < 0:

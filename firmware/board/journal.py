@@ -1,210 +1,145 @@
-"""The game journal in flash: one JSON line per event, each sealed by a hash chain over the lines.
+"""The game journals on flash: each game's lines, sealed one by one and appended, within a budget.
 
-Every line is ``<json>|<seal>`` where seal = first 16 hex digits of sha256(previous seal + json);
-the first line chains from ``GENESIS``. A changed, dropped or reordered line breaks every seal
-after it, so the last seal (the head) vouches for the whole game; a line whose seal does not
-match (flash corruption, a stale file) ends what is loaded.
+A line is ``<json>|<seal>\\n``. The JSON is one event (``record`` names the kinds) with its index
+in the game, ``"n"``, and the seal is the board's MAC (``identity.Mac``) over the board's id, the
+game's serial number and the JSON: so every line proves on its own which board wrote it, in which
+game, at which place, and a line changed, moved, invented or copied from another game fails.
+Whole lines missing show as gaps in ``n``; a game's last line shows where it ends.
 
-The lines are kept in segments of at most ``SEGMENT`` bytes (files ``game.0``, ``game.1``...).
-Only the last segment lives in RAM: a save rewrites just the segments that changed, each with
-the storage's atomic write (a power cut leaves every file old or new), and loading streams the
-events one at a time, so a game of any length needs a couple of kilobytes.
+Game ``s`` lives in the file ``g<s>``, written only by appending (littlefs commits an append when
+the file is closed: a power cut keeps the file as it was, or at worst leaves a torn last line,
+which the reader drops and reports), beside ``g<s>.h`` (a copy of its header line) and, once its
+record was exported, ``g<s>.x``. Only lines not yet on flash are kept in RAM, and a game is read
+back ``CHUNK`` bytes at a time, so a game of any length needs about a kilobyte. The flash keeps
+the last ``_MAX_GAMES`` games up to ``_BUDGET`` bytes: the oldest games already exported go first,
+never the game in progress; when the flash is full anyway, the lines wait in RAM (``full``) and
+go out at the next save that succeeds: play never stops.
 """
 
 import json
-import hashlib
-import binascii
 
-GENESIS = "0" * 16
-NAME = "game"
-SEGMENT = 1536
+try:
+    from micropython import const
+except ImportError:                 # CPython (host tools)
+    def const(x):
+        return x
 
-
-def replay_dice_and_cube(game, ev):
-    """Apply a journal event that throws dice or moves the cube to ``game`` (opening, parity
-    opening, roll, chosen doublet, double/take/drop); False for any other kind of event. Raises
-    the rules core's GameError when the game's phase does not allow it."""
-    k = ev.get("k")
-    if k == "open":
-        game.opening_roll(ev["dice"][0], ev["dice"][1])
-    elif k == "parity":
-        game.opening_parity(0, True, ev["die"])
-    elif k == "roll":
-        game.roll(ev["dice"][0], ev["dice"][1])
-    elif k == "choose":
-        game.choose_doublet(ev["value"])
-    elif k == "cube":
-        act = ev["act"]
-        if act == "double":
-            game.double(game.pos.turn)
-        elif act == "take":
-            game.take()
-        elif act == "drop":
-            game.drop()
-        else:
-            raise ValueError("unknown cube action %r" % act)
-    else:
-        return False
-    return True
-
-
-def seal(prev, text):
-    """The seal of a line ``text`` following a line sealed ``prev``."""
-    h = hashlib.sha256(prev.encode())
-    h.update(text.encode())
-    return binascii.hexlify(h.digest()).decode()[:16]
+CHUNK = 1024             # bytes read at a time
+_BUDGET = const(393216)  # journal bytes kept on flash (384 KB; a 300-turn game is about 60 KB)
+_MAX_GAMES = const(24)
 
 
 class Journal:
-    """Sealed lines of the current game, mirrored to flash on ``save``."""
+    """The current game's sealed lines (``serial``, ``count`` lines, ``head``: the last seal) and
+    the games kept on flash. ``full`` is True while lines wait in RAM for flash space."""
 
-    def __init__(self, storage, name=NAME):
+    def __init__(self, storage, identity):
         self.storage = storage
-        self.name = name
-        self.on_flash = 0
-        self.writes = 0
-        self.clear()
-
-    def _file(self, i):
-        return "%s.%d" % (self.name, i)
-
-    def clear(self):
-        self.tail = bytearray()     # the last segment
-        self.nseg = 0               # its index: segments before it are whole
-        self.pending = []           # (index, bytes) of whole segments not yet on flash
-        self.dirty = True
+        self.identity = identity
+        self.serial = 0
         self.count = 0
-        self.head = GENESIS
+        self.head = ""
+        self.pending = bytearray()  # sealed lines not yet on flash
+        self.writes = 0
+        self.full = False
+        self.prefix = ""
+
+    # -- sealing -----------------------------------------------------------------------------
+    def seal(self, text, serial=None):
+        """The seal of line ``text`` of game ``serial`` (the current game by default)."""
+        prefix = self.prefix if serial is None else "%s|%d|" % (self.identity.board_id, serial)
+        return self.identity.mac.hex(prefix, text)
+
+    def start(self, serial, count=0, head=""):
+        """Append to game ``serial`` from line ``count`` on (a new game; or, after a reset, the
+        game as the reader found it)."""
+        self.serial = serial
+        self.prefix = "%s|%d|" % (self.identity.board_id, serial)
+        self.count = count
+        self.head = head
+        self.pending = bytearray()
 
     def append(self, obj):
-        """Seal one event (a dict) onto the chain; returns its seal."""
+        """Seal one event (a dict; its ``n`` is set here) onto the game; returns its seal. It
+        reaches flash at the next ``save``."""
+        obj["n"] = self.count
         text = json.dumps(obj)
-        self.head = seal(self.head, text)
-        self._add(("%s|%s\n" % (text, self.head)).encode())
+        s = self.seal(text)
+        self.pending.extend(text.encode())
+        self.pending.extend(b"|")
+        self.pending.extend(s.encode())
+        self.pending.extend(b"\n")
         self.count += 1
-        return self.head
+        self.head = s
+        return s
 
-    def _add(self, line):
-        if len(self.tail) and len(self.tail) + len(line) > SEGMENT:
-            if self.dirty:
-                self.pending.append((self.nseg, bytes(self.tail)))
-            self.nseg += 1
-            self.tail = bytearray()
-        self.tail.extend(line)
-        self.dirty = True
+    # -- flash -------------------------------------------------------------------------------
+    def file(self, serial, kind=""):
+        """The name of game ``serial``'s file: its lines (``kind`` ""), its header's copy ("h"),
+        the mark of its exported record ("x")."""
+        return "g%d.%s" % (serial, kind) if kind else "g%d" % serial
 
     def save(self):
-        """Write what changed (only at a committed turn, never mid-hand); then drop segment
-        files a shorter journal no longer has."""
-        st = self.storage
-        for i, data in self.pending:
-            st.write_atomic(self._file(i), data)
-            self.writes += 1
-        self.pending = []
-        if self.dirty:
-            st.write_atomic(self._file(self.nseg), self.tail)
-            self.writes += 1
-            self.dirty = False
-        for i in range(self.nseg + 1, self.on_flash):
-            st.remove(self._file(i))
-        self.on_flash = self.nseg + 1
+        """Append the waiting lines to flash (only at a commit or a setting, never mid-hand).
+        True when they are all on flash; False when the flash is full even after pruning (they
+        wait in RAM, ``full`` is set, and the next save tries again)."""
+        if not self.pending:
+            return True
+        name = self.file(self.serial)
+        try:
+            self.storage.append(name, self.pending)
+        except OSError:
+            self.prune(0)           # make room: old games go, never this one
+            try:
+                self.storage.append(name, self.pending)
+            except OSError:
+                self.full = True
+                return False
+        self.writes += 1
+        self.pending = bytearray()
+        self.full = False
+        return True
 
-    def _segment(self, i):
-        if i == self.nseg:
-            return bytes(self.tail)
-        for j, data in self.pending:
-            if j == i:
-                return data
-        data = self.storage.read(self._file(i))
-        return data if data is not None else b""
-
-    def rows(self):
-        """(json text, seal) of every line, oldest first (read back from flash)."""
+    def games(self):
+        """Serial numbers of the games on flash, oldest first."""
         out = []
-        for i in range(self.nseg + 1):
-            for row in bytes(self._segment(i)).decode().split("\n"):
-                if row:
-                    cut = row.rfind("|")
-                    out.append((row[:cut], row[cut + 1:]))
+        for name in self.storage.names():
+            if name[:1] == "g" and name[1:].isdigit():
+                out.append(int(name[1:]))
+        out.sort()
         return out
 
-    def entries(self):
-        """(event dict, seal) for every line, oldest first."""
-        return [(json.loads(text), s) for text, s in self.rows()]
+    def chunks(self, serial):
+        """Game ``serial`` as its reader takes it: the header's copy, then the lines, each an
+        iterator of byte chunks."""
+        return (self.storage.chunks(self.file(serial, "h"), CHUNK),
+                self.storage.chunks(self.file(serial), CHUNK))
 
-    def keep(self, n):
-        """Keep only the first n lines (what a replay accepted); all rewritten at the next save."""
-        rows = self.rows()[:n]
-        self.clear()
-        for text, s in rows:
-            line = ("%s|%s\n" % (text, s)).encode()
-            if len(self.tail) and len(self.tail) + len(line) > SEGMENT:
-                self.pending.append((self.nseg, bytes(self.tail)))
-                self.nseg += 1
-                self.tail = bytearray()
-            self.tail.extend(line)
-            self.head = s
-            self.count += 1
-        self.dirty = True
+    def mark_exported(self, serial):
+        self.storage.write_atomic(self.file(serial, "x"), b"")
 
-    def load(self, consume):
-        """Stream the journal back: ``consume(event)`` for each sealed line in order (it returns
-        False to stop: the rest is not taken). Returns lines not taken (bad seal or refused)."""
-        self.clear()
-        self.dirty = False
-        dropped = 0
-        stop = False
-        i = 0
-        last = None
-        while True:
-            data = self.storage.read(self._file(i))
-            if data is None:
+    def prune(self, budget=_BUDGET, keep=None):
+        """Remove whole old games until the journals fit ``budget`` bytes (0 frees what can be
+        freed) and at most _MAX_GAMES are kept: games already exported first, oldest first; never
+        the game in progress (or ``keep``). Returns the removed serials."""
+        st = self.storage
+        games = self.games()
+        exported = []
+        total = 0
+        for serial in games:
+            total += st.size(self.file(serial))
+            if st.read(self.file(serial, "x")) is not None:
+                exported.append(serial)
+        pruned = []
+        left = len(games)
+        for serial in exported + [s for s in games if s not in exported]:
+            if total <= budget and left <= _MAX_GAMES:
                 break
-            if not isinstance(data, str):
-                data = bytes(data).decode()
-            i += 1
-            kept = bytearray()
-            for row in data.split("\n"):
-                if not row:
-                    continue
-                if stop:
-                    dropped += 1
-                    continue
-                cut = row.rfind("|")
-                text = row[:cut]
-                obj = None
-                if cut > 0 and seal(self.head, text) == row[cut + 1:]:
-                    try:
-                        obj = json.loads(text)
-                    except ValueError:
-                        obj = None
-                if obj is None or not consume(obj):
-                    stop = True
-                    dropped += 1
-                    continue
-                self.head = row[cut + 1:]
-                self.count += 1
-                kept.extend(row.encode())
-                kept.extend(b"\n")
-            if len(kept):
-                if last is not None:
-                    self.nseg += 1
-                last = kept
-        self.on_flash = i
-        if last is not None:
-            self.tail = last
-        if dropped:                  # the files hold lines that are not taken: rewrite
-            self.keep(self.count)
-        return dropped
-
-
-def verify(rows):
-    """Check a list of (json text, seal) pairs from an exported record: index of the first bad
-    line, or -1 when the whole chain holds."""
-    prev = GENESIS
-    for i in range(len(rows)):
-        text, s = rows[i]
-        if seal(prev, text) != s:
-            return i
-        prev = s
-    return -1
+            if serial == self.serial or serial == keep:
+                continue
+            total -= st.size(self.file(serial))
+            for kind in ("", "h", "x"):
+                st.remove(self.file(serial, kind))
+            left -= 1
+            pruned.append(serial)
+        return pruned

@@ -2,27 +2,36 @@
 
 A ``Session`` wraps the rules core's ``Match``/``Game`` with what the physical board adds: the
 setup check, the tracker that follows the hands, the players' buttons, guide or referee mode,
-electronic dice (committed before the game, ``fairdice``) or manual dice, resignations, the
-tournament clock (``gameclock``), and the journal that makes every committed turn survive a
-power cut (replayed through a fresh ``Game`` on resume, so a journal is re-checked by the rules
-as it is read). Inputs: zone-count frames (``frame_in``), buttons (``press``), host commands; output:
-``emit(kind, fields)``. No I/O besides the journal's storage and the dice it is given.
+electronic dice (``fairdice.FairDice``: committed before the game) or manual dice, resignations,
+the tournament clock (``gameclock``), who may change the game (``identity``: the tournament
+lock and the director's signed commands), and the journal that makes every input survive a reset
+(``journal``, read back through ``record.walk`` and ``gamereplay``, so a journal is re-checked
+by the rules as it is read). Every line it journals says who caused it (``by``: a player's
+button, the board, the host link or the director). Inputs: zone-count frames (``frame_in``),
+buttons (``press``), host commands; output: ``emit(kind, fields)``. No I/O besides the storage.
 """
 
 import gc
 import json
 import sys
-import binascii
+
+try:
+    from micropython import const
+except ImportError:                 # CPython (host tools)
+    def const(x):
+        return x
 
 from firmware.rules.variants import get_rules
 from firmware.drivers.dice import DiceFault
-from firmware.rules.position import Position
 from firmware.rules import game as gm
-from firmware.board.zonemap import ZoneMap, ZONES, zone_name
+from firmware.board.zonemap import ZoneMap, ZONES, zone_name, k_of, k_steps
 from firmware.board.tracker import Tracker, SETTLED, ILLEGAL, MISMATCH, STATE_NAMES
-from firmware.board.journal import Journal, replay_dice_and_cube
+from firmware.board.journal import Journal
 from firmware.board.gameclock import GameClock
-from firmware.board import fairdice
+from firmware.board.fairdice import FairDice
+from firmware.board.identity import Identity
+from firmware import board as features
+from firmware.drivers.storage import seal
 
 P0 = 0
 P1 = 1
@@ -34,18 +43,29 @@ SETUP = "setup"          # board phase before the opening: the start position is
 FLAGGED = "flagged"      # referee: an illegal turn awaits correction or condonation
 RESIGN = "resign"        # a resignation is offered: the opponent accepts or refuses it
 MATCH_OVER = "match_over"
-SEED_FILE = "dice_seed"  # the fair dice's secret seed until the game ends (hex)
+CLOCK_FILE = "clock.ck"  # the running clock period, every CHECKPOINT_MS, so a reset charges it
+CHECKPOINT_MS = 2000
+_CHECKPOINT_BUSY_MS = const(10000)   # ... and, while a checker is in the air, at least this often
 
 
 class Session:
-    """One match on one board."""
+    """One match on one board. Public fields callers may read: ``variant``, ``options``,
+    ``match_to``, ``mode``, ``dice_mode``, ``condone`` (the settings); ``rules``, ``match``,
+    ``game`` (the rules core's state); ``tracker``, ``zmap`` (the hands); ``journal``,
+    ``identity``, ``auth``, ``dice``, ``gclock``; ``phase`` and ``side`` (properties);
+    ``verdict`` (the referee's reason while flagged); ``resign_offer`` ((side, level) or None);
+    ``turns`` (committed in this game); ``notice`` (what the board must tell the players:
+    (kind, until ms) or None)."""
 
-    def __init__(self, storage, roll_die, capacity, emit, clock):
+    def __init__(self, storage, roll_die, capacity, emit, clock, board_id="sim"):
         self.roll_die = roll_die
         self.capacity = bytearray(capacity)
         self.emit = emit
         self.clock = clock
-        self.journal = Journal(storage)
+        self.identity = Identity(storage, board_id)
+        self.auth = self.identity    # who may change the game: the lock and the director
+        self.journal = Journal(storage, self.identity)
+        self.dice = FairDice(storage, roll_die)
         self.variant = "short"
         self.options = {}
         self.match_to = 1
@@ -61,159 +81,125 @@ class Session:
         self._ambiguous_at = None
         self._flagged = False
         self.turns = 0            # turns committed in this game
-        self.gclock = GameClock()  # the tournament clock (off until ``set_clock``)
-        self.fair_seed = None     # electronic dice: this game's committed seed (fairdice)
-        self.fair_next = 0        # ... and the index of its next die
-        self.fair_mix = b""       # ... and the host's bytes mixed into it (``mix_dice``)
-        self._fair_i = None       # index of the dice just drawn, for their journal line
-        self.resign_offer = None  # (side, level) while a resignation awaits its answer
+        self.settings = 0         # setting lines journaled in this game
+        self.gclock = GameClock()  # the tournament clock (off until ``clock`` sets it)
+        self.resign_offer = None  # (side, level, by) while a resignation awaits its answer
+        self.notice = None
+        self.match_id = 0
+        self.game_no = 1          # this game's number in the match
+        self._ckpt_t = 0
         self._configure_rules()
         self.match = gm.Match(self.rules, self.match_to)
         self.game = self.match.new_game()
+        self.game.keep_history = False
         self.tracker.follow(None, self.game.pos)
 
     # -- rules and games --------------------------------------------------------------------------
-    def _configure_rules(self):
+    def _configure_rules(self, rules=None):
         self.tracker = self.zmap = None    # the old ones go before the new ones are built
         if _COLLECT:
             gc.collect()
-        self.rules = get_rules(self.variant, **self.options)
+        self.rules = rules or get_rules(self.variant, **self.options)
         self.zmap = ZoneMap(self.rules)
         self.tracker = Tracker(self.zmap, self.capacity)
 
-    def new_match(self, variant=None, options=None, match_to=None):
-        """Start a new match and its first game; ValueError (nothing changed) on a bad variant."""
+    def new_match(self, variant=None, options=None, match_to=None, by="host"):
+        """Start a new match and its first game; ValueError (nothing changed) on a bad variant,
+        options or length. A game in progress is left on flash, marked abandoned."""
         if variant is not None:
-            get_rules(variant, **(options or {}))
+            rules = get_rules(variant, **(options or {}))
+        else:
+            rules = get_rules(self.variant, **self.options)
+        if match_to is not None and not 1 <= match_to <= 99:
+            raise ValueError("match length must be 1..99")
+        if self.journal.count and self.game.phase != gm.OVER and not self.match.over():
+            self._journal({"k": "abandon"}, by)   # the game in progress stays, marked as left
+            self._save()
+        if variant is not None:
             self.variant = variant
             self.options = options or {}
         if match_to is not None:
             self.match_to = match_to
-        self._configure_rules()
+        self._configure_rules(rules)
         self.match = gm.Match(self.rules, self.match_to)
         self.gclock = GameClock(self.gclock.reserve, self.gclock.delay)   # full reserves
-        self._new_game()
+        self.match_id = 0
+        self.game_no = 1
+        self._new_game(by)
 
-    def _new_game(self):
+    def _new_game(self, by="board"):
+        prev = self.journal.head if self.game.phase == gm.OVER else ""
+        games = self.journal.games()
+        serial = max(games[-1] if games else 0, self.journal.serial) + 1
+        if not self.match_id:
+            self.match_id = serial
         self.game = self.match.new_game()
+        self.game.keep_history = False
         self.turns = 0
+        self.settings = 0
         self.setup_done = False
         self.verdict = None
         self.resign_offer = None      # an offer belongs to its game (fuzz: it outlived a 'new')
-        self.journal.clear()
-        head = self._header()
-        self.fair_seed = None
+        self._flagged = False
+        self.journal.start(serial)
+        self.journal.prune()
+        head = self._header(prev, by)
+        self.dice.seed = None
+        self.dice.expected = None
         if self.dice_mode == "auto":
             try:
-                head["dice_commit"] = self._commit_dice()
+                head["dice_commit"] = self.dice.new_seed()
             except DiceFault:    # the hardware dice failed (hw_fault): the game starts without a
                 pass             # seed; its first throw commits one, or is refused while it lasts
         self.journal.append(head)
+        # a copy of the header beside the segments: a damaged header never loses the game
+        self.journal.storage.write_atomic(self.journal.file(serial, "h"), bytes(self.journal.pending))
         self._save()
         self.tracker.follow(None, self.game.pos)
-        self.emit("ev", {"ev": "new_game", "variant": self.variant, "game": self.match.games + 1})
+        self.emit("ev", {"ev": "new_game", "variant": self.variant, "game": self.match.games + 1,
+                         "serial": serial})
         self._check_frame()
         self.emit_status()
 
-    def _header(self):
-        return {"k": "game", "variant": self.variant, "options": self.options,
-                "rules": self.rules.describe(), "match_to": self.match_to,
-                "score": list(self.match.score), "games": self.match.games,
-                "crawford": self.game.crawford, "crawford_done": self.match.state()["crawford_done"],
+    def _header(self, prev, by):
+        return {"k": "game", "v": 2, "board": self.identity.board_id,
+                "serial": self.journal.serial, "key": self.identity.kid,
+                "match": self.match_id, "game": self.game_no, "prev": prev,
+                "variant": self.variant, "options": self.options, "rules": self.rules.describe(),
+                "match_to": self.match_to, "score": list(self.match.score),
+                "games": self.match.games, "crawford": self.game.crawford,
+                "crawford_done": self.match.state()["crawford_done"],
                 "mode": self.mode, "dice_mode": self.dice_mode, "condone": self.condone,
-                "clock": self.gclock.state()}
+                "clock": self.gclock.state(), "locked": self.auth.locked, "by": by}
 
     def _save(self):
         if _COLLECT:
             gc.collect()      # at a commit, never while a checker is in the air
-        self.journal.save()
+        if not self.journal.save():
+            self.emit("ev", {"ev": "storage_full", "waiting": len(self.journal.pending)})
 
-    def configure(self, key, value):
-        """Change a board setting (mode, dice_mode, condone) mid-game; journaled."""
-        setattr(self, key, value)
-        self.journal.append({"k": "set", key: value})
-        if self.tracker.state == SETTLED:
-            self._save()      # otherwise written with the next commit: no flash write mid-hand
-        self.emit_status()
+    def _journal(self, obj, by):
+        obj["by"] = by
+        return self.journal.append(obj)
 
     # -- fair electronic dice ------------------------------------------------------------------------
-    def _commit_dice(self):
-        """Draw a new secret seed from the hardware dice, keep it on flash (outside the record)
-        and return its commitment for the journal."""
-        seed = bytes([self.roll_die() for _ in range(fairdice.SEED_BYTES)])
-        self.journal.storage.write_atomic(SEED_FILE, binascii.hexlify(seed))
-        self.fair_seed = seed
-        self.fair_next = 0
-        self.fair_mix = b""
-        return fairdice.commitment(seed)
-
     def _auto_dice(self, n):
         """``n`` electronic dice: the committed seed's next ones (their index goes into the
-        journal line of the throw), or the hardware dice when no seed is committed."""
-        seed = self.fair_seed
-        if seed is None:
-            # switched to electronic dice mid-game: commit a seed now, in the throw's own save
-            # (never while a checker is in the air)
-            self.journal.append({"k": "commit", "dice_commit": self._commit_dice()})
-            seed = self.fair_seed
-        i = self.fair_next
-        self.fair_next = i + n
-        self._fair_i = i
-        return fairdice.dice(seed, i, n, self.fair_mix)
+        journal line of the throw); a seed is committed first when there is none."""
+        if self.dice.seed is None:
+            # switched to electronic dice mid-game (or the seed was lost): commit one now, in
+            # the throw's own save (never while a checker is in the air)
+            self._journal({"k": "commit", "dice_commit": self.dice.new_seed()}, "board")
+        return self.dice.draw(n)
 
-    def mix_dice(self, data):
-        """The host's bytes mixed into the committed seed before its first die (fairdice);
-        journaled. ValueError when there is no committed seed or its dice are being thrown."""
-        if self.fair_seed is None:
-            raise ValueError("no committed dice seed (electronic dice only)")
-        if self.fair_next or self.fair_mix:
-            raise ValueError("this seed's dice are already fixed (mix before the first throw)")
-        if not 1 <= len(data) <= 32:
-            raise ValueError("mix 1 to 32 bytes")
-        self.fair_mix = bytes(data)
-        self.journal.append({"k": "mix", "mix": binascii.hexlify(self.fair_mix).decode()})
-        if self.tracker.state == SETTLED:
-            self._save()
-        self.emit_status()
-
-    def _throw(self, rec):
+    def _throw(self, ev, by):
         """Journal a throw, with the index of its dice in the seed when they are the seed's."""
-        if self._fair_i is not None:
-            rec["i"] = self._fair_i
-            self._fair_i = None
-        self.journal.append(rec)
-
-    def _reveal_dice(self):
-        """Journal the seed in the clear (the game is over); True when there was one."""
-        if self.fair_seed is None:
-            return False
-        self.journal.append({"k": "reveal", "seed": binascii.hexlify(self.fair_seed).decode()})
-        self.fair_seed = None
-        return True
-
-    def _load_seed(self, commit):
-        """After a power cut: the committed seed back from flash (None if lost or altered)."""
-        data = self.journal.storage.read(SEED_FILE)
-        try:
-            seed = binascii.unhexlify(bytes(data)) if data else None
-        except ValueError:
-            seed = None
-        if seed is not None and fairdice.commitment(seed) == commit:
-            return seed
-        return None
+        if self.dice.last_i is not None:
+            ev["i"] = self.dice.last_i
+            self.dice.last_i = None
+        self._journal(ev, by)
 
     # -- the clock --------------------------------------------------------------------------------
-    def set_clock(self, reserve_ms, delay_ms):
-        """The tournament clock: each side's reserve for the rest of the match (0: no clock) and
-        the simple delay per period; both reserves start full. Journaled."""
-        if reserve_ms < 0 or delay_ms < 0:
-            raise ValueError("clock times are >= 0")
-        self.gclock = GameClock(reserve_ms, delay_ms)
-        self.journal.append({"k": "clock", "reserve": reserve_ms, "delay": delay_ms})
-        if self.tracker.state == SETTLED:
-            self._save()      # otherwise written with the next commit: no flash write mid-hand
-        self.emit_status()
-
     def actor(self):
         """The side that must act now, whose clock runs (-1: nobody's)."""
         ph = self.phase
@@ -225,17 +211,30 @@ class Session:
 
     def tick(self, now):
         """Time passes: run the clock of the side that must act; its reserve running out loses
-        the match (what the opponent still needs to win it)."""
+        the match (what the opponent still needs to win it). The running period is kept on
+        flash every CHECKPOINT_MS, so a reset never refunds it."""
         gc_ = self.gclock
         if gc_.reserve <= 0:
             return
         was = gc_.side
         gc_.run(self.actor(), now)
-        if gc_.side != was:
+        changed = gc_.side != was
+        if changed:
             self.emit_status()        # whose clock runs changed: the host can show it
         side = gc_.fallen(now)
         if side >= 0:
             self._time_out(side, now)
+            return
+        due = now - self._ckpt_t
+        if gc_.side >= 0 and (changed or due >= _CHECKPOINT_BUSY_MS
+                              or (due >= CHECKPOINT_MS and self.tracker.state == SETTLED)):
+            self._ckpt_t = now        # the period on flash: what a reset must charge
+            data = {"serial": self.journal.serial, "n": self.journal.count, "side": gc_.side,
+                    "used": gc_.elapsed(now), "left": list(gc_.left)}
+            try:
+                self.journal.storage.write_atomic(CLOCK_FILE, seal(json.dumps(data).encode()))
+            except OSError:
+                pass                  # a full flash: the reset would charge less, play goes on
 
     def _time_out(self, side, now):
         game = self.game
@@ -245,9 +244,10 @@ class Session:
         points = need if need > 0 else game.cube
         self.verdict = None
         self._flagged = False
+        self.resign_offer = None
         game.time_out(side, points)
-        self.journal.append({"k": "time", "side": side, "points": points,
-                             "clock": list(self.gclock.left)})
+        self._journal({"k": "time", "side": side, "points": points,
+                       "clock": list(self.gclock.left)}, "board")
         self.emit("ev", {"ev": "time_out", "side": side})
         self._game_over()
 
@@ -321,15 +321,7 @@ class Session:
         return out
 
     def _k(self, side, pip):
-        if pip == 25:
-            return "bar"
-        if pip == 0:
-            return "off"
-        return self.rules.k_of(side, pip)
-
-    def _k_steps(self, side, steps):
-        """Steps in the board's absolute numbering (k 1..24, "bar", "off") for records."""
-        return [[self._k(side, st[0]), self._k(side, st[1]), st[2], st[3]] for st in steps]
+        return k_of(self.rules, side, pip)
 
     def _step_fields(self, kind, step):
         src, dst, die, hit = step
@@ -343,89 +335,51 @@ class Session:
         """A button: P0/P1 (the players) or MENU; ``long`` for a long press."""
         ph = self.phase
         game = self.game
+        by = ("p0", "p1", "menu")[who]
         if long and who == self.side and (ph == gm.ROLL or ph == gm.MOVE):
-            self._resign_button()          # a long press of one's own button: resign a single
+            self._feature("button", "resign", by)  # a long press of one's own button: resign
         elif ph == RESIGN:
-            if who == MENU or who == self.resign_offer[0]:
-                self.answer_resign(False)  # withdrawn by its side, or refused (MENU)
-            else:
-                self.answer_resign(True)   # the opponent's button accepts
+            # withdrawn by its side, or refused (MENU); the opponent's button accepts
+            accept = not (who == MENU or who == self.resign_offer[0])
+            self._feature("answer_resign", accept, by)
         elif ph == gm.OPENING:
             if who != MENU and self.dice_mode == "auto":
                 if self.rules.opening == "parity":
-                    self._opening(self._auto_dice(1)[0], 0)
+                    self._opening(self._auto_dice(1)[0], 0, by)
                 else:
                     d = self._auto_dice(2)
-                    self._opening(d[0], d[1])
+                    self._opening(d[0], d[1], by)
         elif ph == gm.ROLL:
             if who == self.side and self.dice_mode == "auto":
                 d = self._auto_dice(2)
-                self._roll(d[0], d[1])
+                self._roll(d[0], d[1], by)
             elif who == MENU and game.can_double(self.side):
-                self._cube_button("double")
+                self._feature("button", "double", by)
         elif ph == gm.DOUBLED:
             if who == 1 - self.side:
-                self._cube_button("take")
+                self._feature("button", "take", by)
             elif who == MENU:
-                self._cube_button("drop")
+                self._feature("button", "drop", by)
         elif ph == gm.MOVE or ph == FLAGGED:
             if who == self.side:
-                self._end_turn()
+                self._end_turn(by)
             elif who == 1 - self.side and ph == FLAGGED:
-                self._condone()
+                self._feature("condone", by)
         elif ph == gm.DOUBLET:
             if who == MENU:
                 self.choice = self.choice % 6 + 1
                 self.emit("ev", {"ev": "choice", "value": self.choice})
             elif who == self.side:
-                self.choose(self.choice)
+                self.choose(self.choice, by)
         elif ph == gm.OVER:
             if who != MENU:
-                self._new_game()
+                self.game_no += 1
+                self._new_game(by)
         elif ph == MATCH_OVER:
             if who == MENU and long:
-                self.new_match()
+                self.new_match(by=by)
 
-    def _resign_button(self):
-        try:
-            self.offer_resign(1)
-        except ValueError as exc:
-            self.emit("ev", {"ev": "refused", "what": "resign", "reason": str(exc)})
-
-    def offer_resign(self, level=1):
-        """The side to move offers to resign a single (1), gammon (2) or backgammon (3) game;
-        its opponent accepts (its button, ``resign accept``) or refuses (MENU)."""
-        if self.phase not in (gm.ROLL, gm.MOVE):
-            raise ValueError("a resignation is offered on one's own turn (to roll or to move)")
-        if level not in (1, 2, 3):
-            raise ValueError("resign 1 (single), 2 (gammon) or 3 (backgammon)")
-        self.resign_offer = (self.side, level)
-        self.emit("ev", {"ev": "resign_offer", "side": self.side, "level": level,
-                         "points": level * self.game.cube})
-        self.emit_status()
-
-    def answer_resign(self, accept):
-        """Accept (the game ends, journaled) or refuse the resignation on offer."""
-        if self.resign_offer is None:
-            raise ValueError("no resignation is offered")
-        side, level = self.resign_offer
-        self.resign_offer = None
-        self.emit("ev", {"ev": "resign", "side": side, "level": level, "accepted": accept})
-        if not accept:
-            self.emit_status()
-            return
-        self.game.resign(side, level)
-        self.verdict = None
-        self.journal.append({"k": "resign", "side": side, "level": level})
-        self._game_over()
-
-    def _cube_button(self, act):
-        try:
-            self.cube(act)
-        except ValueError as exc:
-            self.emit("ev", {"ev": "refused", "what": act, "reason": str(exc)})
-
-    def manual_roll(self, a, b):
+    def manual_roll(self, a, b, by="host"):
         """Dice entered by hand: the opening dice (White's, Black's) or the roll of the side to
         move. ValueError (nothing changed) when no roll is expected."""
         if self.dice_mode != "manual":
@@ -434,60 +388,32 @@ class Session:
             raise ValueError("dice are 1..6")
         ph = self.phase
         if ph == gm.OPENING:
-            self._opening(a, b)
+            self._opening(a, b, by)
         elif ph == gm.ROLL:
-            self._roll(a, b)
+            self._roll(a, b, by)
         else:
             raise ValueError("no roll expected now (phase %s)" % ph)
 
-    def choose(self, v):
+    def choose(self, v, by="host"):
         """Matador: the doublet chosen after a 4-3."""
         if self.phase != gm.DOUBLET:
             raise ValueError("no doublet to choose now")
         if not 1 <= v <= 6:
             raise ValueError("a doublet is 1..6")
-        self.journal.append({"k": "choose", "value": v})
+        self._journal({"k": "choose", "value": v}, by)
         self.game.choose_doublet(v)
         self._turn_started()
 
-    def cube(self, act):
-        """double / take / drop, by the side whose move it is (double) or its opponent."""
-        game = self.game
-        try:
-            if act == "double":
-                if self.tracker.state != SETTLED:
-                    raise ValueError("the board must match the game first")
-                game.double(self.side)
-            elif act == "take":
-                game.take()
-            elif act == "drop":
-                game.drop()
-            else:
-                raise ValueError("cube action is double, take or drop")
-        except gm.GameError as exc:
-            raise ValueError(str(exc))
-        rec = {"k": "cube", "act": act}
-        if self.gclock.reserve > 0:
-            self.gclock.stop(self.clock())  # the doubler's or the doubled side's period ends
-            rec["clock"] = list(self.gclock.left)
-        self.journal.append(rec)
-        self.emit("ev", {"ev": "cube", "act": act, "value": game.cube, "owner": game.cube_owner})
-        if game.phase == gm.OVER:
-            self._game_over()
-        else:
-            self._save()
-            self._after_change()
-
     # -- the opening and the rolls ----------------------------------------------------------------------
-    def _opening(self, a, b):
+    def _opening(self, a, b, by):
         game = self.game
         if self.rules.opening == "parity":
             starter = game.opening_parity(0, True, a)
-            self._throw({"k": "parity", "die": a})
+            self._throw({"k": "parity", "die": a, "caller": 0, "even": True}, by)
             self.emit("ev", {"ev": "opening", "dice": [a], "starter": starter})
         else:
             starter = game.opening_roll(a, b)
-            self._throw({"k": "open", "dice": [a, b]})
+            self._throw({"k": "open", "dice": [a, b]}, by)
             self.emit("ev", {"ev": "opening", "dice": [a, b],
                              "starter": -1 if starter is None else starter})
         if game.phase == gm.MOVE:
@@ -496,8 +422,8 @@ class Session:
             self._save()
             self._after_change()
 
-    def _roll(self, a, b):
-        self._throw({"k": "roll", "dice": [a, b]})
+    def _roll(self, a, b, by):
+        self._throw({"k": "roll", "dice": [a, b]}, by)
         self.game.roll(a, b)
         self._turn_started()
 
@@ -524,7 +450,7 @@ class Session:
         if ph == gm.ROLL:
             if self.dice_mode == "auto" and not game.can_double(self.side):
                 d = self._auto_dice(2)
-                self._roll(d[0], d[1])
+                self._roll(d[0], d[1], "board")
                 return
             self.emit("ev", {"ev": "await_roll", "side": self.side, "can_double": game.can_double(self.side)})
         elif ph == gm.OPENING:
@@ -537,7 +463,7 @@ class Session:
         self.emit_status()
 
     # -- the end of a turn ----------------------------------------------------------------------------------
-    def _end_turn(self):
+    def _end_turn(self, by):
         """The mover pressed: commit a legal play, or say what is wrong."""
         tr = self.tracker
         game = self.game
@@ -555,7 +481,7 @@ class Session:
             final = turn.position()
             ok, why = game.commit() if turn.complete() else game.commit(final)
             if ok:
-                return self._committed(why, final, None)
+                return self._committed(why, final, None, by)
             what = "incomplete"
         elif tr.ambiguous:
             what = "ambiguous"
@@ -570,7 +496,7 @@ class Session:
             if final is not None:
                 ok, why2 = game.commit(final)
                 if ok:
-                    return self._committed(why2, final, None)
+                    return self._committed(why2, final, None, by)
                 why = why2
         fields = {"ev": "illegal", "what": what, "reason": why, "side": self.side,
                   "dice_left": turn.dice_left()}
@@ -578,27 +504,14 @@ class Session:
             self.verdict = why
             fields["await"] = "correct or condone" if self.condone else "correct"
             # on record (written with the commit that follows: no flash write mid-hand)
-            self.journal.append({"k": "flag", "side": self.side, "reason": why})
+            self._journal({"k": "flag", "side": self.side, "reason": why}, "board")
             self._flagged = True
         self.emit("ev", fields)
 
-    def _condone(self):
-        if not self.condone:
-            self.emit("ev", {"ev": "refused", "what": "condone",
-                             "reason": "illegal plays must be corrected (condone off)"})
-            return
-        final = self.read_board()
-        if final is None:
-            self.emit("ev", {"ev": "refused", "what": "condone",
-                             "reason": "the board cannot be read as a position; correct it"})
-            return
-        self.game.commit_condoned(final, self.verdict)
-        self._committed(None, final, self.verdict)
-
     def read_board(self):
-        """The position the physical board shows, colours from the tracked game: the mover's
-        checkers missing from some zones are moved to the zones showing more. None when the
-        difference cannot be read that way (then only a correction helps)."""
+        """The position the physical board shows: the mover's checkers missing from some zones are
+        moved to the zones showing more. None when the difference cannot be read that way (then only
+        a correction helps)."""
         turn = self.game.turn
         pos = turn.position()
         b = pos.board
@@ -631,30 +544,31 @@ class Session:
             b[side * 26 + pd] += 1
         return pos
 
-    def _committed(self, steps, final, condoned):
+    def _committed(self, steps, final, condoned, by):
         game = self.game
         hist = game.history[-1]
-        del game.history[:-1]     # the journal on flash is the history; RAM keeps the last turn
         self.turns += 1
         side = hist["side"]
         now = self.clock()
-        rec = {"k": "turn", "side": side, "dice": list(hist["dice"]), "kind": hist["kind"],
-               "s": [list(st) for st in (steps or [])], "ms": now - self.t_turn}
+        ev = {"k": "turn", "side": side, "dice": list(hist["dice"]), "kind": hist["kind"],
+              "s": [list(st) for st in (steps or [])], "ms": now - self.t_turn,
+              "pos": final.encode()}
+        if game.cube > 1:
+            ev["cube"] = [game.cube, game.cube_owner]
         if self.gclock.reserve > 0:
             self.gclock.stop(now)       # the mover's period ends with the press
-            rec["clock"] = list(self.gclock.left)
+            ev["clock"] = list(self.gclock.left)
         if condoned is not None:
-            rec["condoned"] = condoned
-            rec["pos"] = final.encode()
+            ev["condoned"] = condoned
         elif self._flagged:
-            rec["corrected"] = True
+            ev["corrected"] = True
         self._flagged = False
         self.verdict = None
-        seal = self.journal.append(rec)
+        seal = self._journal(ev, by)
         if game.phase != gm.OVER:
             self._save()          # the turn is on flash before anything is said or rolled
         self.emit("ev", {"ev": "commit", "side": side, "n": self.turns,
-                         "steps": self._k_steps(side, rec["s"]),
+                         "steps": k_steps(self.rules, side, ev["s"]),
                          "seal": seal, "condoned": condoned})
         if game.phase == gm.OVER:
             return self._game_over()
@@ -663,145 +577,48 @@ class Session:
     def _game_over(self):
         game = self.game
         self.match.record(game)
-        self.journal.append({"k": "end", "winner": game.winner, "points": game.points,
-                             "how": game.result, "score": list(self.match.score)})
-        revealed = self._reveal_dice()
+        seed = self.dice.reveal()
+        if seed is not None:
+            self._journal({"k": "reveal", "seed": seed}, "board")
+        self._journal({"k": "end", "winner": game.winner, "points": game.points,
+                       "how": game.result, "score": list(self.match.score)}, "board")
         self._save()
-        if revealed:          # only once the reveal is on flash: a cut before keeps the seed
-            self.journal.storage.remove(SEED_FILE)
+        if seed is not None and not self.journal.full:
+            self.dice.forget()    # only once the reveal is on flash: a cut before keeps the seed
         self.tracker.follow(None, game.pos)
         self.emit("ev", {"ev": "game_over", "winner": game.winner, "points": game.points,
                          "how": game.result, "score": list(self.match.score),
                          "match_over": self.match.over()})
         self.emit_status()
 
+    def _feature(self, fn, *args):
+        """Call ``fn`` of the offers module (the cube, resigning, condoning), loaded for the call."""
+        try:
+            return getattr(features.load("firmware.board.offers"), fn)(self, *args)
+        finally:
+            features.drop("firmware.board.offers")
+
+    def journal_line(self, obj, by):
+        """Journal one line caused by ``by`` and put it on flash at once (a setting, the lock)."""
+        self._journal(obj, by)
+        self._save()
+
+    def save(self):
+        """Whatever waits for flash goes there now."""
+        self._save()
+
     # -- power restore ----------------------------------------------------------------------------------------
     def resume(self):
-        """Rebuild the match from the journal after a reset, replaying it through the rules;
-        False when there is no journal."""
-        self._restored = False
-        dropped = self.journal.load(self._restore_event)
-        if not self._restored:
-            self.journal.clear()
+        """Rebuild the match from the journal after a reset, replaying it through the rules
+        (``restore``). False when there is no game on flash. Lines lost or damaged on flash are
+        reported (on the host link and, once, on the record) and never stop the board."""
+        if not self.journal.games():
             return False
-        game = self.game
-        self._resume_dice()
-        self.setup_done = bool(game.opening) or self.turns > 0 or game.phase != gm.OPENING
-        self.tracker.follow(game.turn, None if game.turn is not None else game.pos)
-        self.t_turn = self.clock()
-        self.emit("ev", {"ev": "power_restore", "turns": self.turns, "dropped": dropped,
-                         "phase": self.phase, "seal": self.journal.head})
-        if game.turn is not None:
-            self._turn_started(restoring=True)
-        else:
-            self._check_frame()
-            if self.setup_done and self.phase in (gm.ROLL, gm.OPENING, gm.DOUBLET, gm.DOUBLED):
-                self._after_change()
-            else:
-                self.emit_status()
-        return True
-
-    def _resume_dice(self):
-        """The committed seed back from flash; if it is lost (or altered), the dice from here on
-        come from a new seed, committed now (the record shows it)."""
-        commit = self._commit_want
-        self.fair_seed = None
-        if commit is None or self.game.phase == gm.OVER:
-            return
-        self.fair_seed = self._load_seed(commit)
-        if self.fair_seed is None and self.dice_mode == "auto":
-            self.journal.append({"k": "commit", "dice_commit": self._commit_dice(),
-                                 "why": "the committed seed was lost"})
-            self._save()
-
-    _commit_want = None
-
-    def _restore_event(self, ev):
-        """One journal event on the way back (streamed: a long game needs no list of events);
-        False stops the replay there (the rules refuse it)."""
-        if not self._restored:
-            if ev.get("k") != "game":
-                return False
-            self.variant = ev["variant"]
-            self.options = ev.get("options") or {}
-            self.match_to = ev["match_to"]
-            self.mode = ev.get("mode", "guide")
-            self.dice_mode = ev.get("dice_mode", "auto")
-            self.condone = ev.get("condone", False)
-            c = ev.get("clock") or {}
-            self.gclock = GameClock(c.get("reserve", 0), c.get("delay", 12000), c.get("left"))
-            self._configure_rules()
-            match = gm.Match(self.rules, self.match_to)
-            match.restore({"score": ev["score"], "games": ev.get("games", 0),
-                           "crawford_done": ev.get("crawford_done", False),
-                           "crawford_next": ev.get("crawford", False)})
-            self.match = match
-            self.game = match.new_game()
-            self.turns = 0
-            self.setup_done = False
-            self.verdict = None
-            self._commit_want = ev.get("dice_commit")
-            self.fair_next = 0
-            self.fair_mix = b""
-            self._restored = True
-            return True
         try:
-            self._replay(ev)
-        except (gm.GameError, ValueError, KeyError):
-            return False
-        if ev.get("k") == "turn":
-            self.turns += 1
-        if isinstance(ev.get("clock"), list):       # the reserves left after a turn, cube, time
-            self.gclock.left = list(ev["clock"])
-        k = ev.get("k")
-        if "i" in ev:                                # dice of the committed seed
-            n = ev["i"] + (len(ev["dice"]) if "dice" in ev else 1)
-            if n > self.fair_next:
-                self.fair_next = n
-        elif k == "commit":
-            self._commit_want = ev["dice_commit"]
-            self.fair_next = 0
-            self.fair_mix = b""
-        elif k == "mix":
-            self.fair_mix = binascii.unhexlify(ev["mix"])
-        elif k == "reveal":
-            self._commit_want = None
-        del self.game.history[:-1]
-        return True
-
-    def _replay(self, ev):
-        game = self.game
-        k = ev.get("k")
-        if replay_dice_and_cube(game, ev):
-            return
-        if k == "turn":
-            if "condoned" in ev:
-                game.commit_condoned(Position.decode(ev["pos"]), ev["condoned"])
-            else:
-                turn = game.turn
-                for st in ev["s"]:
-                    if turn.push(st[0], st[2]) != st[3]:
-                        raise ValueError("journal step %r does not replay" % (st,))
-                ok, why = game.commit()
-                if not ok:
-                    raise ValueError(why)
-        elif k == "position":
-            game.pos = Position.decode(ev["pos"])
-            game.turn = None
-            game.phase = gm.ROLL
-            game.played = [1, 1]
-        elif k == "set":
-            for key in ("mode", "dice_mode", "condone"):
-                if key in ev:
-                    setattr(self, key, ev[key])
-        elif k == "end":
-            self.match.record(game)
-        elif k == "clock":
-            self.gclock = GameClock(ev["reserve"], ev["delay"])
-        elif k == "resign":
-            game.resign(ev["side"], ev["level"])
-        elif k == "time":
-            game.time_out(ev["side"], ev["points"])
+            return features.load("firmware.board.restore").resume(self)
+        finally:
+            features.drop("firmware.board.restore", "firmware.board.gamereplay",
+                          "firmware.board.repair")
 
     # -- reports -------------------------------------------------------------------------------------------------
     def status(self):
@@ -814,22 +631,14 @@ class Session:
                 "position": str(pos), "score": list(self.match.score), "match_to": self.match_to,
                 "mode": self.mode, "dice_mode": self.dice_mode, "condone": self.condone,
                 "game": self.match.games + (0 if game.phase == gm.OVER else 1),
-                "cube": game.cube, "board": STATE_NAMES[self.tracker.state],
-                "seal": self.journal.head, "clock": self._clock_fields(self.clock())}
+                "cube": game.cube, "cube_owner": game.cube_owner, "crawford": game.crawford,
+                "options": self.options, "board": STATE_NAMES[self.tracker.state],
+                "seal": self.journal.head, "serial": self.journal.serial,
+                "locked": self.auth.locked, "storage_full": self.journal.full,
+                "clock": self._clock_fields(self.clock())}
 
-    def force_position(self, pos):
-        """Simulation and tests only: go on from ``pos`` (its side to roll next), not journaled
-        as play; the journal gets a marked position line so a restore lands here too."""
-        game = self.game
-        game.pos = pos.copy()
-        game.turn = None
-        game.phase = gm.ROLL
-        game.played = [1, 1]
-        self.setup_done = True
-        self.verdict = None
-        self.journal.append({"k": "position", "pos": pos.encode()})
-        self._save()
-        self.tracker.follow(None, game.pos)
+    def refresh(self):
+        """Read the board again against the game and say the status (after the host set it)."""
         self._check_frame()
         self.emit_status()
 
@@ -840,18 +649,3 @@ class Session:
 
     def emit_status(self):
         self.emit("status", self.status())
-
-    def record(self):
-        """The game record (rules.md §8.6): every sealed journal event, and the head seal."""
-        events = []
-        for text, s in self.journal.rows():
-            obj = json.loads(text)
-            obj["seal"] = s
-            # the sealed text itself: MicroPython's dicts do not keep key order, so a verifier
-            # cannot rebuild the exact line from the fields
-            obj["line"] = text
-            if obj.get("k") == "turn":
-                obj["steps"] = self._k_steps(obj["side"], obj.pop("s"))
-            events.append(obj)
-        return {"format": "nardy-record/1", "variant": self.variant, "rules": self.rules.describe(),
-                "match_to": self.match_to, "events": events, "head": self.journal.head}

@@ -74,3 +74,17 @@ def parse_zone(word):
     if 1 <= k <= 24:
         return k - 1
     return -1
+
+
+def k_of(rules, side, pip):
+    """A pip of ``side`` as the board's numbering shows it: triangle 1..24, "bar" or "off"."""
+    if pip == 25:
+        return "bar"
+    if pip == 0:
+        return "off"
+    return rules.k_of(side, pip)
+
+
+def k_steps(rules, side, steps):
+    """Steps ``[src, dst, die, hit]`` in pips as the board's numbering shows them."""
+    return [[k_of(rules, side, st[0]), k_of(rules, side, st[1]), st[2], st[3]] for st in steps]

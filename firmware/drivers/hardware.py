@@ -23,6 +23,8 @@ class Hardware:
     def __init__(self, cfg, machine, neopixel, rp2, fs, ticks_ms, storage_root, sim=None):
         self.config = cfg
         self.sim = sim
+        from binascii import hexlify
+        self.board_id = hexlify(machine.unique_id()).decode()   # the flash chip's unique id
         self.ticks_ms = ticks_ms
         self.ticks_diff = ticks_diff
         Pin = machine.Pin

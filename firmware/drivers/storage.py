@@ -51,6 +51,35 @@ class Storage:
             fs.remove(final)
             fs.rename(tmp, final)
 
+    def append(self, name, data):
+        """Add ``data`` at the end of ``name`` (made if missing). On littlefs the file's new
+        length is committed when it is closed: a power cut keeps the old file, or at worst the
+        simulated flash leaves a torn tail, which readers of appended lines must expect."""
+        with self.fs.open(self.path(name), "ab") as f:
+            f.write(data)
+
+    def chunks(self, name, n):
+        """The file's bytes, ``n`` at a time (nothing when there is no such file)."""
+        try:
+            f = self.fs.open(self.path(name), "rb")
+        except OSError:
+            return
+        try:
+            while True:
+                data = f.read(n)
+                if not data:
+                    return
+                yield data
+        finally:
+            f.close()
+
+    def size(self, name):
+        """The file's length in bytes (0 when there is none)."""
+        try:
+            return self.fs.stat(self.path(name))[6]
+        except OSError:
+            return 0
+
     def remove(self, name):
         for p in (self.path(name), self.path(name) + TMP):
             try:
@@ -99,3 +128,27 @@ def unseal(blob):
     if checksum(data) != t[0] | (t[1] << 8) | (t[2] << 16) | (t[3] << 24):
         return None
     return data
+
+
+def write_copies(storage, names, data):
+    """Keep ``data`` sealed (CRC-32) in every file of ``names``: one worn byte never loses it."""
+    blob = seal(data)
+    for name in names:
+        storage.write_atomic(name, blob)
+
+
+def read_copies(storage, names, check=None):
+    """(data, damaged): the first copy among ``names`` whose seal holds (and that ``check(data)``
+    accepts, when given), or None; ``damaged`` when a copy is missing or does not hold (the
+    caller may write them again)."""
+    found = None
+    damaged = False
+    for name in names:
+        data = unseal(storage.read(name))
+        if data is not None and check is not None and not check(data):
+            data = None
+        if data is None:
+            damaged = True
+        elif found is None:
+            found = data
+    return found, damaged

@@ -50,7 +50,8 @@ class Game:
         self.points = 0
         self.result = ""               # "", "bearoff", "drop", "resign", "time"
         self.opening = []              # opening throws: [(white die, black die), ...]
-        self.history = []              # committed turns: dicts, see _record
+        self.history = []              # committed turns and cube answers: dicts, see _apply
+        self.keep_history = True       # False: only the last entry (a board's journal has them)
 
     # -- helpers --------------------------------------------------------------------------------
     @property
@@ -145,11 +146,22 @@ class Game:
         self._apply(final, None, self.turn, condoned=reason)
         return True, None
 
+    def adopt(self, final, side, kind=NORMAL):
+        """Go on from ``final``, the position a record shows after a turn of ``side`` (of
+        ``kind``) that cannot be replayed step by step (its lines were lost): as if that turn
+        had just been played. The turn appears in ``history`` without steps."""
+        if self.phase == OVER:
+            raise GameError("the game is over")
+        self.pos.turn = side
+        self.kind = kind
+        self.dice = None
+        self._apply(final, None, None)
+
     def _apply(self, final, steps, turn, condoned=None):
         side = self.pos.turn
         full = steps is not None and len(steps) == turn.max_steps == turn.ndice
-        self.history.append({"side": side, "dice": self.dice, "kind": self.kind,
-                             "steps": steps, "condoned": condoned})
+        self._remember({"side": side, "dice": self.dice, "kind": self.kind, "steps": steps,
+                        "condoned": condoned})
         self.pos = final.copy()
         self.pos.turn = side
         self.played[side] += 1
@@ -166,6 +178,12 @@ class Game:
             return
         self.pos.turn = 1 - side
         self.phase = ROLL
+
+    def _remember(self, entry):
+        if self.keep_history:
+            self.history.append(entry)
+        else:
+            self.history = [entry]
 
     def _finish(self, winner, points, how):
         self.winner = winner
@@ -187,12 +205,12 @@ class Game:
         self._need(DOUBLED)
         self.cube *= 2
         self.cube_owner = 1 - self.pos.turn
-        self.history.append({"side": 1 - self.pos.turn, "cube": "take", "value": self.cube})
+        self._remember({"side": 1 - self.pos.turn, "cube": "take", "value": self.cube})
         self.phase = ROLL
 
     def drop(self):
         self._need(DOUBLED)
-        self.history.append({"side": 1 - self.pos.turn, "cube": "drop", "value": self.cube})
+        self._remember({"side": 1 - self.pos.turn, "cube": "drop", "value": self.cube})
         self._finish(self.pos.turn, self.cube, "drop")
 
     def resign(self, side, level=1):

@@ -430,27 +430,34 @@ class Turn:
             pos.board[op + x[q]] = self.opp[q]
         return pos
 
-    # -- public: whole plays --------------------------------------------------------------------------
+    # -- public: whole plays (enumerated by ``firmware.rules.plays``, loaded when first asked:
+    # the board never enumerates, it asks ``targets`` on a lift and ``check`` at the button) ----
     def plays_packed(self, out=None):
-        """Every distinct legal play from the start of the turn, as small ints < 2**24:
-        bits 0-2 the number of steps, bit 3 set when a non-double played its lower die first,
-        then 5 bits per step for its source pip (see ``unpack``); empty when no die can be
-        played. Appended to ``out`` and returned: a new list by default, or e.g. an
-        ``array("I")``, which keeps the worst case's 2,225 plays in 9 KB where a list, which
-        doubles as it grows, may need twice that on an RP2040."""
-        if out is None:
-            out = []
-        if self.max_steps == 0:
-            return out
-        saved = self._rewind()
-        if self.double and not self.canon:
-            self._doubles_any_order(0, out, set())
-        elif self.double:
-            self._doubles(1, _BAR, self.max_steps, out)       # count bits = max_steps
-        else:
-            self._pairs(out)
-        self._replay(saved)
-        return out
+        """Every distinct legal play from the start of the turn, as small ints < 2**24 (see
+        ``plays.plays_packed``), appended to ``out`` (a new list by default, or an ``array("I")``)."""
+        from firmware.rules import plays
+        return plays.plays_packed(self, out)
+
+    def count_plays(self):
+        """How many distinct legal plays the roll has (doubles: counted without storing them)."""
+        from firmware.rules import plays
+        return plays.count_plays(self)
+
+    def plays(self):
+        """Every distinct legal play: a list of step lists [(src, dst, die, hit), ...];
+        empty when no die can be played (the turn passes)."""
+        from firmware.rules import plays
+        return plays.plays(self)
+
+    def finals(self):
+        """Yield the position after each distinct legal play, one at a time."""
+        from firmware.rules import plays
+        return plays.finals(self)
+
+    def unpack(self, p):
+        """[(src, die), ...] of a packed play."""
+        from firmware.rules import plays
+        return plays.unpack(self, p)
 
     def _sources(self, top, d):
         """Bitmask of the pips (<= top) a step of d may leave now: landing on an open point, or
@@ -482,224 +489,6 @@ class Turn:
             if self._legal(_BITPOS[low], d):
                 ok |= low
         return ok
-
-    def _doubles(self, depth, top, prefix, out):
-        """Fast enumeration of a double with no whole-play rule but the final six-block: canonical
-        order over bitmasks of candidate sources, a lean in-place make/unmake, the last step
-        recorded unmade. ``prefix`` is the packed play so far (see plays_packed), its count
-        already the final one; ``out`` None counts into ``self._n`` instead."""
-        d = self.hi
-        shift = 4 + 5 * (depth - 1)
-        land = self._sources(top, d)
-        if depth == self.max_steps:                  # only when one step is all that plays
-            if self.six:
-                land = self._six_leaves(land, d)
-            self._emit(land, prefix, shift, out)
-            return
-        last = depth + 1 == self.max_steps
-        mine = self.mine
-        opp = self.opp
-        hitting = self.blk == 2
-        lift = self.lift
-        plain = not self.guarded                     # no rule can forbid a source: inline leaves
-        opened = self.opened                         # shifted right, never left: opened << 6
-        beard = (2 << d) - 2                         # reaches 2**30, a heap int on the RP2040
-        while land:
-            low = land & -land
-            land ^= low
-            s = _BITPOS[low]
-            t = s - d if s > d else 0
-            # make
-            mine[s] -= 1
-            mine[t] += 1
-            src0 = self.src
-            src = src0
-            if not mine[s]:
-                src ^= low
-            if t and mine[t] == 1:
-                src |= 1 << t
-            self.src = src
-            hit = t and hitting and opp[t] == 1
-            locks0 = self.locks
-            if hit:
-                opp[t] = 0
-                opp[_BAR] += 1
-                if lift and t <= 6:
-                    self.locks = locks0 | (1 << t)
-            home = s >= 7 and t <= 6
-            if home:
-                self.outside -= 1
-            if s == 24:
-                self.head_moved += 1
-            if last:
-                if plain:
-                    leaves = src & ((2 << s) - 2)
-                    bear = leaves & beard
-                    leaves = ((leaves >> d) & opened) << d
-                    if bear:
-                        leaves |= self._bear_off(bear, d)
-                else:
-                    leaves = self._sources(s, d)
-                if self.six:
-                    leaves = self._six_leaves(leaves, d)
-                self._emit(leaves, prefix | (s << shift), shift + 5, out)
-            else:
-                self._doubles(depth + 1, s, prefix | (s << shift), out)
-            # unmake
-            if s == 24:
-                self.head_moved -= 1
-            if home:
-                self.outside += 1
-            if hit:
-                opp[t] = 1
-                opp[_BAR] -= 1
-            self.locks = locks0
-            self.src = src0
-            mine[t] -= 1
-            mine[s] += 1
-
-    def _emit(self, leaves, prefix, shift, out):
-        """Record (or count) one play per source bit in ``leaves``."""
-        if out is None:
-            n = 0
-            while leaves:
-                leaves &= leaves - 1
-                n += 1
-            self._n += n
-            return
-        while leaves:
-            low = leaves & -leaves
-            leaves ^= low
-            out.append(prefix | (_BITPOS[low] << shift))
-
-    def _doubles_any_order(self, depth, out, seen):
-        """Doubles when the order of the steps matters (block_check=every_step): every order,
-        de-duplicated by the multiset of sources, which fixes the final position."""
-        if depth == self.max_steps:
-            if self._accept(depth):
-                srcs = sorted(e & 31 for e in self.stack)
-                key = 0
-                for q in srcs:
-                    key = (key << 5) | q
-                if key not in seen:
-                    seen.add(key)
-                    p = depth
-                    shift = 4
-                    for e in self.stack:
-                        p |= (e & 31) << shift
-                        shift += 5
-                    out.append(p)
-            return
-        d = self.hi
-        cand = self._sources(_BAR, d)
-        while cand:
-            low = cand & -cand
-            cand ^= low
-            s = _BITPOS[low]
-            self._make(s, d)
-            self._doubles_any_order(depth + 1, out, seen)
-            self._unmake()
-
-    def _pairs(self, out):
-        """Fast enumeration of a non-double with no whole-play rule: both orders, the second
-        step recorded unmade, duplicates removed by the exact change key."""
-        seen = set()
-        m = self.max_steps
-        need = self.need_die
-        opp = self.opp
-        hitting = self.blk == 2
-        for first, second in ((self.hi, self.lo), (self.lo, self.hi)):
-            if m == 1 and need and first != need:
-                continue
-            firsts = self._sources(_BAR, first)
-            if m == 1 and self.six:
-                firsts = self._six_leaves(firsts, first)
-            lo_first = 8 if first == self.lo else 0
-            while firsts:
-                low = firsts & -firsts
-                firsts ^= low
-                s1 = _BITPOS[low]
-                t1 = s1 - first if s1 > first else 0
-                h1 = 1 if (t1 and hitting and opp[t1] == 1) else 0
-                if m == 1:
-                    k = _change_key(s1, t1, h1, _PAD, _PAD, 0)
-                    if k not in seen:
-                        seen.add(k)
-                        out.append(1 | lo_first | (s1 << 4))
-                    continue
-                self._make(s1, first)
-                seconds = self._sources(_BAR, second)
-                if self.six:
-                    seconds = self._six_leaves(seconds, second)
-                while seconds:
-                    low2 = seconds & -seconds
-                    seconds ^= low2
-                    s2 = _BITPOS[low2]
-                    t2 = s2 - second if s2 > second else 0
-                    h2 = 1 if (t2 and hitting and opp[t2] == 1) else 0
-                    k = _change_key(s1, t1, h1, s2, t2, h2)
-                    if k not in seen:
-                        seen.add(k)
-                        out.append(2 | lo_first | (s1 << 4) | (s2 << 9))
-                self._unmake()
-
-    def count_plays(self):
-        """How many distinct legal plays the roll has (doubles: counted without storing them)."""
-        if self.max_steps == 0:
-            return 0
-        if not self.canon:
-            return len(self.plays_packed())
-        saved = self._rewind()
-        self._n = 0
-        self._doubles(1, _BAR, self.max_steps, None)
-        self._replay(saved)
-        return self._n
-
-    def plays(self):
-        """Every distinct legal play: a list of step lists [(src, dst, die, hit), ...];
-        empty when no die can be played (the turn passes)."""
-        result = []
-        saved = self._rewind()
-        for p in self.plays_packed():
-            for s, d in self.unpack(p):
-                self._make(s, d)
-            result.append(self.steps)
-            while self.stack:
-                self._unmake()
-        self._replay(saved)
-        return result
-
-    def finals(self):
-        """Yield the position after each distinct legal play, one at a time (frugal: nothing
-        but the packed plays is kept)."""
-        saved = self._rewind()
-        try:
-            for p in self.plays_packed():
-                for s, d in self.unpack(p):
-                    self._make(s, d)
-                yield self.position()
-                while self.stack:
-                    self._unmake()
-        finally:
-            while self.stack:
-                self._unmake()
-            self._replay(saved)
-
-    def unpack(self, p):
-        """[(src, die), ...] of a packed play."""
-        n = p & 7
-        out = []
-        first = self.lo if p & 8 else self.hi
-        for i in range(n):
-            s = (p >> (4 + 5 * i)) & 31
-            if self.double:
-                d = self.hi
-            elif i == 0:
-                d = first
-            else:
-                d = self.hi if first == self.lo else self.lo
-            out.append((s, d))
-        return out
 
     def _rewind(self):
         saved = []
@@ -893,25 +682,6 @@ class Turn:
         if self.six:
             return "after it no legal play remains (play as many dice as possible; no six-point block ahead of every opposing checker)"
         return "after it the rest of the roll cannot be played, but a play using %d dice exists" % self.max_steps
-
-
-def _change_key(s1, t1, h1, s2, t2, h2):
-    """Exact identity (< 2**30) of the change made by steps s1->t1 (hit h1) then s2->t2 (hit h2);
-    s2 = _PAD for a single step. Chains cancel (13/10 10/7 == 13/7 with no hit on 10)."""
-    ha = t1 if h1 else _PAD
-    hb = t2 if h2 else _PAD
-    if s2 == _PAD:
-        r1, r2, a1, a2 = s1, _PAD, t1, _PAD
-    elif t1 == s2:
-        r1, r2, a1, a2 = s1, _PAD, t2, _PAD
-    elif t2 == s1:
-        r1, r2, a1, a2 = s2, _PAD, t1, _PAD
-    else:
-        r1, r2 = (s1, s2) if s1 < s2 else (s2, s1)
-        a1, a2 = (t1, t2) if t1 < t2 else (t2, t1)
-    if hb < ha:
-        ha, hb = hb, ha
-    return r1 | (r2 << 5) | (a1 << 10) | (a2 << 15) | (ha << 20) | (hb << 25)
 
 
 def _orders(seq):

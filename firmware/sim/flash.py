@@ -14,6 +14,7 @@ class _File:
         self.writing = writing
 
     def write(self, data):
+        self.flash.room(len(data))
         n = self.flash.spend(len(data))
         if n < len(data):
             self.f.write(data[:n])
@@ -40,16 +41,32 @@ class _File:
 
 class SimFlash:
     """Paths like "/data/x" live under ``root`` on the host. ``cut_after`` (bytes, a rename
-    costs 1) arms a power cut in the middle of the next writes; ``dead`` refuses everything."""
+    costs 1) arms a power cut in the middle of the next writes; ``dead`` refuses everything;
+    ``capacity`` (bytes, None: unlimited) makes a write that would not fit fail whole with
+    ENOSPC, as a full littlefs does."""
 
-    def __init__(self, root):
+    def __init__(self, root, capacity=None):
         self.root = root
+        self.capacity = capacity
         self.cut_after = None
         self.dead = False
         self.bytes_written = 0
 
     def host(self, path):
         return self.root + (path if path.startswith("/") else "/" + path)
+
+    def used(self):
+        """Bytes in all files under the root."""
+        total = 0
+        for top, _dirs, files in os.walk(self.root):
+            for name in files:
+                total += os.path.getsize(os.path.join(top, name))
+        return total
+
+    def room(self, n):
+        """Raise ENOSPC when ``n`` more bytes do not fit in ``capacity``."""
+        if self.capacity is not None and self.used() + n > self.capacity:
+            raise OSError(28, "ENOSPC")
 
     def spend(self, n):
         """How many of n units get done before the power goes (all of them normally)."""

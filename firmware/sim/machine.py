@@ -161,7 +161,10 @@ def freq(hz=None):
 
 
 def unique_id():
-    return b"\x4e\x41\x52\x44\x59\x53\x49\x4d"
+    """The flash's unique id: the world's own (``SimWorld.unique_id``) or "NARDYSIM"."""
+    world = current_world()
+    uid = getattr(world, "unique_id", None) if world is not None else None
+    return uid if uid else b"\x4e\x41\x52\x44\x59\x53\x49\x4d"
 
 
 def disable_irq():

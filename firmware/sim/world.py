@@ -28,6 +28,7 @@ class _MachineView:
         self.PWM = sim_machine.PWM
         self.WDT = sim_machine.WDT
         self.mem32 = sim_machine.Mem32(world)
+        self.unique_id = lambda: getattr(world, "unique_id", None) or sim_machine.unique_id()
 
 
 def _temp_dir(world):

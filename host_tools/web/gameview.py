@@ -79,6 +79,7 @@ class GameView:
     def _keep_record(self, record):
         """The current game's record; a record of game n means any kept game after n belonged to
         an earlier match (a match's games come in order)."""
+        record = dict((k, v) for k, v in record.items() if k != "t")
         self.record = record
         events = record.get("events") or []
         if not events or events[0].get("k") != "game":

@@ -7,6 +7,7 @@ import threading
 import time
 
 from host_tools.web import words
+from host_tools.export import assemble
 from host_tools.web.actions import Refused, command_line, protocol_line
 from host_tools.web.checkers import VirtualCheckers, stacks_of_position
 from host_tools.web.gameview import GameView
@@ -51,6 +52,7 @@ class BoardHub:
         self.status = None
         self.leds = None
         self.record = None
+        self._parts = []             # the record being streamed (record, rl..., record_end)
         self.game = GameView()
         self.link_up = False
         self.log = collections.deque(maxlen=LOG_SIZE)
@@ -178,6 +180,21 @@ class BoardHub:
         return self.send(line)
 
     # -- lines from the board ---------------------------------------------------------------------------
+    def _record_part(self, msg):
+        """A line of a streamed record; the whole record (``host_tools.export.assemble``, with
+        its ``events``) once its end has come, else None."""
+        if msg.get("t") == "record":
+            self._parts = [msg]
+            return None
+        if not self._parts:
+            return None
+        self._parts.append(msg)
+        if msg.get("t") != "record_end":
+            return None
+        whole = assemble(self._parts)
+        self._parts = []
+        return dict(whole[0], t="record") if whole else None
+
     def _line_in(self, text):
         try:
             msg = json.loads(text)
@@ -185,6 +202,10 @@ class BoardHub:
                 raise ValueError
         except ValueError:
             msg = {"t": "text", "text": text}
+        if msg.get("t") in ("record", "rl", "record_end"):
+            msg = self._record_part(msg)     # the board streams a record: one object once whole
+            if msg is None:
+                return
         with self._lock:
             self.lines_in += 1
             try:

@@ -1,12 +1,14 @@
 """The virtual board's checkers and hands: which colours stand on each zone, what is in the air.
 
-Used only with the simulated hardware: the ``sim`` protocol commands move checkers here, and this
-puts the resulting magnets on the simulated sensor slots, so the firmware's own scanner, debounce
-and zone reader see them exactly as they would see real checkers. Kept on the SimWorld so the
-checkers stay where they are across a simulated power cut.
+Used only with the simulated hardware: the ``sim`` protocol commands (``run``, registered by
+the App only when it runs on the simulated hardware, and loaded for each such command, so the
+deployed firmware holds no simulation code) move checkers here, and this puts the resulting
+magnets on the simulated sensor slots, so the firmware's own scanner, debounce and zone reader
+see them exactly as they would see real checkers. Kept on the SimWorld so the checkers stay where
+they are across a simulated power cut. ``sim position`` also sets the game's position
+(``force_position``), which a real board never does.
 """
 
-from firmware.board.zonemap import ZONES
 
 MAX_STACK = 30            # checkers a zone may hold: both sides' 15 (bounds the sim's memory)
 
@@ -21,7 +23,8 @@ class SimHands:
 
     def __init__(self, world):
         self.world = world
-        self.stacks = [[] for _ in range(ZONES)]
+        from firmware.board.zonemap import ZONES    # (not at import: the fake board loads
+        self.stacks = [[] for _ in range(ZONES)]    # this module with the peripherals alone)
         self.ids = [[] for _ in range(ZONES)]
         self.hand = []
         self.hand_ids = []
@@ -42,7 +45,7 @@ class SimHands:
 
     def _free_id(self, side):
         used = set(self.hand_ids)
-        for z in range(ZONES):
+        for z in range(len(self.stacks)):
             used.update(self.ids[z])
         for i in range(15 * side, 15 * side + 15):
             if i not in used:
@@ -95,7 +98,7 @@ class SimHands:
         self.hand = []
         self.hand_ids = []
         nxt = [0, 15]
-        for z in range(ZONES):
+        for z in range(len(self.stacks)):
             self.stacks[z] = [sides[z]] * counts[z]
             self.ids[z] = []
             for _ in range(counts[z]):
@@ -106,10 +109,10 @@ class SimHands:
 
     def frame(self, counts):
         """Set every zone's count; colours kept where checkers stay, new ones White."""
-        for z in range(ZONES):
+        for z in range(len(self.stacks)):
             if counts[z] > MAX_STACK:
                 raise ValueError("a zone holds at most %d checkers" % MAX_STACK)
-        for z in range(ZONES):
+        for z in range(len(self.stacks)):
             st = self.stacks[z]
             ids = self.ids[z]
             while len(st) > counts[z]:
@@ -124,7 +127,7 @@ class SimHands:
         """Set out the checkers of a 52-count board (a rules Position's) as the variant places them."""
         self.hand = []
         self.hand_ids = []
-        for z in range(ZONES):
+        for z in range(len(self.stacks)):
             self.stacks[z] = []
             self.ids[z] = []
         for side in (0, 1):
@@ -137,7 +140,7 @@ class SimHands:
                     for _ in range(n):
                         self.ids[z].append(mid if mid < 15 * side + 15 else None)
                         mid += 1
-        for z in range(ZONES):
+        for z in range(len(self.stacks)):
             self._show(z)
 
     def press(self, button, ms):
@@ -149,3 +152,95 @@ class SimHands:
             self.world.advance(ms)
         else:
             self.world.advance(ms, self.scan_ms, self.tick)
+
+
+BUTTONS = ("p0", "p1", "menu")
+
+
+def force_position(session, pos, by="host"):
+    """Go on from ``pos`` (its side to roll next), not journaled as play; the journal gets a
+    marked position line so a restore lands here too."""
+    game = session.game
+    game.pos = pos.copy()
+    game.turn = None
+    game.phase = "roll"
+    game.played = [1, 1]
+    session.setup_done = True
+    session.verdict = None
+    session.journal_line({"k": "position", "pos": pos.encode()}, by)
+    session.tracker.follow(None, game.pos)
+    session.refresh()
+
+
+def run(app, words, fail, need):
+    from firmware.board.protocol import number    # (loaded: it runs this command)
+    from firmware.board.zonemap import parse_zone
+    sim = app.sim
+    if sim is None:
+        fail("sim commands need the simulated hardware")
+    if len(words) < 2:
+        fail("usage: sim lift|place|press|frame|setup|wait|leds|power_cut ...")
+    act = words[1]
+    if act == "lift":
+        if len(words) not in (3, 4):
+            fail("usage: sim lift <zone> [side]")
+        z = parse_zone(words[2])
+        if z < 0:
+            fail("zone is 1..24, bar0, bar1, off0 or off1")
+        sim.lift(z, number(words[3], 0, 1, "side") if len(words) == 4 else -1)
+    elif act == "place":
+        if len(words) not in (3, 4):
+            fail("usage: sim place <zone> [side]")
+        z = parse_zone(words[2])
+        if z < 0:
+            fail("zone is 1..24, bar0, bar1, off0 or off1")
+        side = number(words[3], 0, 1, "side") if len(words) == 4 else -1
+        sim.place(z, side)
+    elif act == "press":
+        if len(words) not in (3, 4):
+            fail("usage: sim press p0|p1|menu [ms]")
+        if words[2] not in BUTTONS:
+            fail("button is p0, p1 or menu")
+        ms = number(words[3], 1, 10000, "ms") if len(words) == 4 else 80
+        sim.press(BUTTONS.index(words[2]), ms)
+    elif act == "frame":
+        need(words, 3, "sim frame <56 hex digits: 28 zone counts>")
+        sim.frame(_hex_frame(words[2], fail))
+    elif act == "setup":
+        need(words, 2, "sim setup")
+        sim.setup(app.session.tracked_board(), app.session.zmap)
+    elif act == "wait":
+        need(words, 3, "sim wait <ms>")
+        sim.wait(number(words[2], 0, 600000, "ms"))
+    elif act == "position":
+        need(words, 3, "sim position <53 hex digits: Position.encode()>")
+        from firmware.rules.position import Position, PositionError
+        try:
+            pos = Position.decode(words[2])
+            app.session.rules.validate(pos)
+        except (PositionError, ValueError) as exc:
+            fail("bad position: %s" % exc)
+        force_position(app.session, pos, app.by)
+        sim.setup(pos.board, app.session.zmap)
+    elif act == "leds":
+        need(words, 3, "sim leds on|off")
+        if words[2] not in ("on", "off"):
+            fail("sim leds is on or off")
+        sim.led_lines = words[2] == "on"
+    elif act == "power_cut":
+        need(words, 2, "sim power_cut")
+        app.power_cut()
+    else:
+        fail("unknown sim action %r" % act[:12])
+
+
+def _hex_frame(word, fail):
+    if len(word) != 56:
+        fail("a frame is 56 hex digits (28 zone counts)")
+    out = bytearray(28)
+    for i in range(28):
+        try:
+            out[i] = int(word[2 * i:2 * i + 2], 16)
+        except ValueError:
+            fail("a frame is hex digits")
+    return out
