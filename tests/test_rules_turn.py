@@ -101,6 +101,8 @@ def test_push_move_on_the_board():
     (24, 19, "point 19 is closed: the opponent holds it"),
     (6, 0, "bearing off needs every checker home first"),
     (23, 18, "there is no checker on 23"),
+    (13, 10, "no die shows 3 (the roll is 6-5)"),
+    (8, 4, "no die shows 4 (the roll is 6-5)"),
 ])
 def test_push_move_names_what_is_wrong(src, dst, why):
     turn = Turn(BG, START, (6, 5))

@@ -645,6 +645,8 @@ class Turn:
         if len(self.stack) >= self.ndice:
             return "more steps than the dice allow"
         if d not in self._next_dice():
+            if d != self.hi and d != self.lo:
+                return "no die shows %d (the roll is %d-%d)" % (d, self.hi, self.lo)
             return "the die %d is already used" % d
         if s == 24 and self.head_on and self.head_moved >= self.head_limit:
             return "only %d checker%s may leave the head this turn" % (
