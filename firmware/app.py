@@ -119,7 +119,8 @@ class App:
         animated = tr.flash or tr.ambiguous or tr.state == MISMATCH \
             or not self.session.setup_done or self.session.verdict is not None \
             or self.session.resign_offer is not None \
-            or LedView.clock_low(self.session, now) or self.hwfaults.bits
+            or LedView.clock_low(self.session, now) or self.hwfaults.bits \
+            or LedView.animated(self.session, now)
         phase = (now // 125) if animated else -1
         if not force and phase == self._phase:
             return

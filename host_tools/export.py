@@ -348,6 +348,8 @@ class _Plays(GameReplay):
             act = ev["act"]
             self.actions.append((side, "double", self.game.cube * 2) if act == "double"
                                 else (1 - side, act))
+        elif k == "pass":
+            self.actions.append((side, "pass"))
 
     def turn(self, ev):
         game = self.game
@@ -366,7 +368,7 @@ def replay_record(record, keyring=None, partial=False, verified=None):
     """Verify and replay one record's game through the rules core. Returns a dict: ``number``
     (game in the match, from 1), ``score`` (before it), ``match_to``, ``crawford``, ``rules``,
     ``actions`` (in order: ``(side, "roll", (d1, d2), steps in pips)``, ``(side, "double",
-    value)``, ``(side, "take")``, ``(side, "drop")``), ``winner`` (-1 while unfinished),
+    value)``, ``(side, "take")``, ``(side, "drop")``, ``(side, "pass")``: closed out, no throw), ``winner`` (-1 while unfinished),
     ``points``, ``how``, ``game``, ``verified``, ``board``, ``serial``, ``match``, ``prev``,
     ``head``."""
     v = verified or verify(record, keyring, partial)
@@ -421,6 +423,8 @@ def _action_text(act):
     if act[1] == "roll":
         d = act[2]
         return ("%d%d: %s" % (d[0], d[1], _plain(act[3]))).rstrip()
+    if act[1] == "pass":
+        return ""                 # closed out, no throw: an empty cell (gnubg moves on)
     if act[1] == "double":
         return " Doubles => %d" % act[2]
     return " Takes" if act[1] == "take" else " Drops"
@@ -440,6 +444,27 @@ def check_compatible(rules):
             warn.append("hit_lift_priority=lock_first may play fewer dice than backgammon "
                         "requires: gnubg may reject such a play")
     return warn
+
+
+GNUBG_MAX_CUBE = 4096      # gnubg's MAX_CUBE: it reads a higher cube as 4096
+
+
+def check_cube(game):
+    """The board's cube has no cap (rules.md: no limit); gnubg's stops at 4096. ExportError
+    when a game's cube went past it (gnubg would score it otherwise); a note when a match game's
+    cube reached 256 (gnubg 1.07 was seen to crash importing such games)."""
+    top = 1
+    for act in game["actions"]:
+        if act[1] == "double" and act[2] > top:
+            top = act[2]
+    if top > GNUBG_MAX_CUBE:
+        raise ExportError("the cube reached %d: GNU Backgammon's cube stops at %d, so gnubg would "
+                          "score this game otherwise (the board's record and its own replay "
+                          "have no limit)" % (top, GNUBG_MAX_CUBE))
+    if top >= 256 and game["match_to"] > 1:
+        return ["the cube reached %d in a %d-point match: gnubg 1.07 was seen to crash importing "
+                "such a game" % (top, game["match_to"])]
+    return []
 
 
 def write_mat(games, names=NAMES):
@@ -503,6 +528,8 @@ def write_sgf(games, names=NAMES):
         nodes = []
         for a in g["actions"]:
             who = "WB"[a[0]]
+            if a[1] == "pass":
+                continue          # closed out, no throw: no node (gnubg gives the roll on)
             if a[1] == "roll":
                 pairs = "".join(_letter(a[0], s) + _letter(a[0], t)
                                 for s, t, die, hit in a[3])
@@ -534,7 +561,9 @@ def export(records, fmt="mat", names=NAMES, keyring=None, partial=False):
             if note:
                 notes.append(where + note)
             notes += [where + x for x in v.notes]
-            games.append(replay_record(record, keyring, partial, v))
+            game = replay_record(record, keyring, partial, v)
+            notes += check_cube(game)
+            games.append(game)
         except ExportError as exc:
             raise ExportError(where + exc.why, exc.event)
         except (ValueError, KeyError, TypeError) as exc:

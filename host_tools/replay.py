@@ -17,6 +17,7 @@ game lost on time) ends the checking of that game without a rejection.
 """
 
 from firmware.rules import get_rules, Turn
+from firmware.rules.game import Game
 from firmware.rules.notation import parse_move, apply_move_text, NotationError
 
 
@@ -219,7 +220,9 @@ class GameReplay:
         if self.pending is not None:
             return "the double must be answered before the next roll"
         if self.to_act is not None and p != self.to_act:
-            return "it is not this player's turn to roll"
+            if not self._closed_out(self.to_act):
+                return "it is not this player's turn to roll"
+            self.to_act = p     # the other was closed out: a pass without a throw (an empty cell)
         dice = action["dice"]
         if self.to_act is None and dice[0] == dice[1]:
             return "the opening roll cannot be a double (ties are thrown again)"
@@ -240,6 +243,16 @@ class GameReplay:
             self.over = True
             self.winner = p
         return None
+
+    def _closed_out(self, side):
+        """No roll of ``side`` could be played here: its turn passes unthrown, as gnubg reads
+        an empty cell (the board records such a pass as ``pass``, rules.md S12)."""
+        pos = self.pos.copy()
+        pos.turn = side
+        game = Game(self.rules)
+        game.pos = pos
+        game.played = [1, 1]          # no first-turn rule applies mid-game
+        return game.closed_out()
 
     def _judge(self, pos, dice, play):
         """(final, written, reason): the position after a legal play and None, or None, the

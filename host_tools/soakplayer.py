@@ -171,6 +171,8 @@ class Player:
                 vb.guarded(vb.press, "p0")
             elif ph == "roll" and auto:
                 vb.guarded(vb.press, s.side)            # the cube may be turned first: roll
+            elif ph == "roll" and s.game.closed_out():
+                vb.guarded(vb.press, s.side)            # closed out (may double): no throw
             elif ph == "opening" or ph == "roll":
                 a, b = self.roll()
                 vb.guarded(vb.cmd, "roll %d %d" % (a, b))

@@ -11,13 +11,15 @@ import tempfile
 import pytest
 
 import test_board_scenarios as sc
+import test_board_explains as explains
 from host_tools.cmd_deploy import source_name
 from host_tools.soakboard import VirtualBoard
+from firmware.rules.position import Position
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HEAP = "230K"
 KEEP = ("new_game", "setup_ok", "step", "undo", "commit", "illegal", "mismatch", "resync", "no_move", "game_over",
-        "power_restore", "opening", "roll")
+        "power_restore", "opening", "roll", "pass", "choice", "refused", "resign_offer", "resign", "cube")
 
 
 def _micropython():
@@ -79,7 +81,8 @@ def verdicts(objs):
     for o in objs:
         if o.get("t") == "ev" and o.get("ev") in KEEP:
             out.append((o["ev"], o.get("side"), o.get("src"), o.get("dst"), o.get("die"),
-                        json.dumps(o.get("steps")), o.get("what")))
+                        json.dumps(o.get("steps")), o.get("what"),
+                        json.dumps([o.get(k) for k in ("value", "level", "points", "dice")])))
         elif o.get("t") == "err":
             out.append(("err", o.get("cmd")))
     return out
@@ -110,8 +113,11 @@ def test_malformed_lines_over_stdin_on_micropython(mpy_tree):
 
 def recorded(scenario, variant="short"):
     """Run a scenario on the in-process CPython board, recording its protocol lines."""
-    vb = VirtualBoard(variant, record=True)
+    words = variant.split()                   # "persian opening=parity": a variant's options
+    vb = VirtualBoard(words[0], record=True)
     try:
+        if len(words) > 1:                    # (not in the script: the replay says "new ...")
+            vb.session.new_match(words[0], dict(w.split("=") for w in words[1:]))
         vb.cmd("dice manual")
         vb.setup()
         scenario(vb)
@@ -139,6 +145,9 @@ SCENARIOS = [sc.test_a_plain_turn_commits_on_the_movers_button_and_rolls_for_the
 # (variant, scenario): each illegal action class of the rules, flagged the same way
 VARIANT_SCENARIOS = [(c[0], (lambda c: lambda vb: sc.illegal_class(vb, *c))(c))
                      for c in sc.ILLEGAL_CLASSES]
+# issue 9: the opening tie, the matador doublet, the closed-out pass, the parity call, the
+# resignation levels, the cube past 4096
+VARIANT_SCENARIOS += explains.MICROPYTHON_SCENARIOS
 
 
 def _replay(run):
@@ -238,3 +247,36 @@ def test_seed_001_sample_game_under_micropython(mpy_tree):
     status = [o for o in out if o.get("t") == "status"][-1]
     assert status["position"] == ("white 12:2 9:1 8:1 7:2 6:5 3:2 1:2; "
                                   "black bar:1 23:1 21:2 8:3 6:5 2:3; black to move")
+
+
+# the light patterns of issue 9 (README, "What the lights say"), frame by frame: an opening tie,
+# the opening throw, a resignation of 8 points offered, the cube offered at 16384 (digit by
+# digit), a refusal, and a game won for 32768
+LIGHTS_SCRIPT = ["new backgammon", "dice manual", "sim setup", "sim wait 100", "sim leds on",
+                 "roll 3 3", "sim wait 900", "roll 2 5", "sim wait 2500", "resign 2", "sim wait 900",
+                 "resign refuse", "sim wait 300"]
+_START = "white 24:2 13:5 8:3 6:5; black 24:2 13:5 8:3 6:5; %s to move"
+for _n in range(13):
+    LIGHTS_SCRIPT += ["sim leds off",
+                      "sim position " + Position.parse(_START % ("white", "black")[_n % 2]).encode(),
+                      "cube double", "cube take"]
+LIGHTS_SCRIPT += ["sim position " + Position.parse(_START % "black").encode(), "sim wait 100",
+                  "sim leds on", "cube double", "sim wait 5000", "cube take", "sim press p1 1500",
+                  "sim wait 1600", "sim press menu", "sim wait 2200", "sim press p1 1500",
+                  "sim wait 1600", "sim press p1 1500", "sim wait 1600", "resign accept",
+                  "sim wait 6000"]
+
+
+def _frames(objs):
+    return [o["rgb"] for o in objs if o.get("t") == "leds"]
+
+
+@pytest.mark.micropython
+def test_the_light_patterns_are_the_same_under_micropython(mpy_tree):
+    objs = run_cpython(LIGHTS_SCRIPT)
+    over = [o for o in objs if o.get("ev") == "game_over"]
+    assert over and over[0]["points"] == 32768            # a gammon resigned at 16384
+    assert [o["accepted"] for o in objs if o.get("ev") == "resign"] == [False, False, True]
+    want = _frames(objs)
+    assert len(want) > 40
+    assert _frames(run_micropython(mpy_tree, LIGHTS_SCRIPT)) == want

@@ -84,7 +84,7 @@ def test_a_gammon_resignation_counts_the_cube_and_survives_a_power_cut(vb):
     assert vb.session.phase == "over" and vb.session.match.score == [2, 0]
 
 
-@pytest.mark.parametrize("line,msg", [("resign 4", "1..3"), ("resign accept", "no resignation"),
+@pytest.mark.parametrize("line,msg", [("resign 4", "1, 2, 3 points"), ("resign 9", "1..8"), ("resign accept", "no resignation"),
                                       ("resign x", "number"), ("resign 1 2", "usage")])
 def test_bad_resign_commands_change_nothing(vb, line, msg):
     r = vb.cmd(line)

@@ -299,9 +299,10 @@ def test_knocked_stack_is_a_mismatch_and_the_game_resumes_losing_nothing(vb):
 
 
 def test_no_move_turn_passes_on_the_button(vb):
-    vb.force_position("white bar:1 13:14; black 6:2 5:2 4:2 3:2 2:2 1:2 19:3; white to move")
+    # on the bar against five closed points: 6-6 cannot enter, other rolls could (not closed out)
+    vb.force_position("white bar:1 13:14; black 6:2 5:2 4:2 3:2 2:2 19:5; white to move")
     m = vb.mark()
-    vb.cmd("roll 6 6")                      # on the bar, every entry point closed
+    vb.cmd("roll 6 6")
     assert vb.since(m, ev="no_move")
     vb.press("p0")
     assert commits(vb, m) and vb.session.side == 1

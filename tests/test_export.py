@@ -44,6 +44,8 @@ def play_match(setup, match_to, seed, double=0.0, noise="none", mode="guide", ga
                 vb.setup()
             elif ph == "opening":
                 vb.guarded(vb.cmd, "roll %d %d" % player.roll())
+            elif ph == "roll" and s.game.closed_out():
+                vb.press(s.side)                # closed out: the button passes, no throw
             elif ph == "roll":
                 if s.game.can_double(s.side) and rng.random() < double:
                     vb.guarded(vb.cmd, "cube double")

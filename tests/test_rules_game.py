@@ -138,7 +138,7 @@ def test_S17_crawford_game_then_post_crawford():
     def finish(winner, points):
         g = match.new_game()
         crawford = g.crawford
-        g.resign(1 - winner, points)
+        g.time_out(1 - winner, points)      # any number of points (a resignation scores 1..3)
         match.record(g)
         return crawford
 
@@ -169,7 +169,7 @@ def test_match_state_round_trips_through_plain_data():
     rules = get_rules("backgammon")
     match = Match(rules, 5)
     g = match.new_game()
-    g.resign(1, 4)
+    g.time_out(1, 4)
     match.record(g)                          # 4-0: the next game is the Crawford game
     saved = match.state()
     other = Match(rules, 5)

@@ -63,7 +63,7 @@ class GameReplay(Visitor):
         the cube...), wait for a position."""
         self.refused.append([ev.get("n"), why])
         if ev.get("k") in ("game", "open", "parity", "roll", "choose", "cube", "turn", "resign",
-                           "time", "end", "position"):
+                           "time", "end", "position", "pass"):
             self.gap = True
 
     def lost(self, first, last, why):
@@ -116,7 +116,7 @@ class GameReplay(Visitor):
             game.phase = gm.ROLL
             game.played = [1, 1]
             self.gap = False
-        elif k not in ("open", "parity", "roll", "choose", "cube"):
+        elif k not in ("open", "parity", "roll", "choose", "cube", "pass"):
             self.other(ev)
         elif self.gap:
             pass
@@ -128,6 +128,11 @@ class GameReplay(Visitor):
             game.roll(ev["dice"][0], ev["dice"][1])
         elif k == "choose":
             game.choose_doublet(ev["value"])
+        elif k == "pass":
+            if ev["side"] != game.pos.turn:
+                raise ValueError("side %r passes, but it is side %d's turn" % (
+                    ev["side"], game.pos.turn))
+            game.pass_turn()
         elif ev["act"] == "double":
             game.double(game.pos.turn)
         elif ev["act"] == "take":

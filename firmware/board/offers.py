@@ -4,11 +4,12 @@ letting a flagged illegal play stand.
 A feature module of the ``Session`` (loaded for each such action, then dropped, so its code costs
 no RAM while the board plays). The cube: MENU doubles for the side to roll (when the rules and the
 Crawford rule allow), the opponent's button takes and MENU drops; ``cube double|take|drop`` does the
-same from the host; journaled with the clock's reserves. A resignation: the side to move offers
-with a long press of its own button (a single) or ``resign 1|2|3``; the points blink on the dice;
-the opponent's button (``resign accept``) accepts and the game ends, journaled with who offered and
-who accepted; MENU (``resign refuse``) refuses, the offering side's button withdraws, and the turn
-goes on where it was. Condoning (referee mode, ``condone on``): the opponent's button lets a
+same from the host; journaled with the clock's reserves; the cube has no cap. A resignation: the
+side to move offers with a long press of its own button (a single game; each further long press
+offers the variant's next result: ``rules.results``, e.g. tric-trac 1, 2, 4, 8) or ``resign
+<level>``; the points blink on the dice; the opponent's button (``resign accept``) accepts and the
+game ends, journaled with who offered and who accepted; MENU (``resign refuse``) refuses, the
+offering side's button withdraws, and the turn goes on where it was. Condoning (referee mode, ``condone on``): the opponent's button lets a
 flagged play stand, recorded as condoned with the position the board shows.
 """
 
@@ -17,14 +18,24 @@ from firmware.rules import game as gm
 
 
 def button(s, act, by):
-    """A player's button: ``act`` is double, take, drop, or resign (a single); a refusal is said."""
+    """A player's button: ``act`` is double, take, drop, or resign (a single game, or the next
+    result when an offer of one's own is on); a refusal is said and shown."""
     try:
         if act == "resign":
-            offer_resign(s, 1, by)
+            offer_resign(s, None, by)
         else:
             cube(s, act, by)
     except ValueError as exc:
-        s.emit("ev", {"ev": "refused", "what": act, "reason": str(exc)})
+        refused(s, act, str(exc), by)
+
+
+def refused(s, what, why, by):
+    """Say a button's refusal on the link, and on the lights: the presser's turn light blinks
+    red (both for MENU)."""
+    if by in ("p0", "p1", "menu"):
+        s.notice = ("refused", s.clock() + 2000, ("p0", "p1", "menu").index(by))
+    if what:
+        s.emit("ev", {"ev": "refused", "what": what, "reason": why})
 
 
 def cube(s, act, by="host"):
@@ -55,12 +66,20 @@ def cube(s, act, by="host"):
         s._after_change()
 
 
-def offer_resign(s, level=1, by="host"):
-    """The side to move offers to resign a single (1), gammon (2) or backgammon (3) game."""
-    if s.phase not in (gm.ROLL, gm.MOVE):
+def offer_resign(s, level=None, by="host"):
+    """The side to move offers to resign a game of ``level`` points before the cube: one of the
+    rules' results (``rules.results``). None: a single game, or, while its own offer is on, the
+    next result (after the largest, the single again)."""
+    offer = s.resign_offer
+    mine = offer is not None and offer[0] == s.side
+    if s.phase not in (gm.ROLL, gm.MOVE) and not mine:
         raise ValueError("a resignation is offered on one's own turn (to roll or to move)")
-    if level not in (1, 2, 3):
-        raise ValueError("resign 1 (single), 2 (gammon) or 3 (backgammon)")
+    results = s.rules.results
+    if level is None:
+        level = results[(results.index(offer[1]) + 1) % len(results)] if mine else 1
+    if level not in results:
+        raise ValueError("%s games are won for %s points: resign one of those" % (
+            s.rules.name, ", ".join(str(r) for r in results)))
     s.resign_offer = (s.side, level, by)
     s.emit("ev", {"ev": "resign_offer", "side": s.side, "level": level,
                   "points": level * s.game.cube})
@@ -75,6 +94,8 @@ def answer_resign(s, accept, by="host"):
     s.resign_offer = None
     s.emit("ev", {"ev": "resign", "side": side, "level": level, "accepted": accept})
     if not accept:
+        if by == "menu":
+            refused(s, None, None, by)     # refused: the lights say so (a withdrawal is quiet)
         s.emit_status()
         return
     s.game.resign(side, level)
@@ -83,32 +104,59 @@ def answer_resign(s, accept, by="host"):
     s._game_over()
 
 
+def pass_turn(s, by):
+    """The side to roll is closed out: its turn passes without a throw, on record; its turn
+    light flickers a moment."""
+    side = s.side
+    s.game.pass_turn()
+    s.journal_line({"k": "pass", "side": side}, by)
+    s.notice = ("pass", s.clock() + 2000, side)
+    s.emit("ev", {"ev": "pass", "side": side})
+    s._after_change(False)
+
+
+def set_call(s, who, even=None, by="host"):
+    """Takhteh's parity opening: side ``who`` calls even (True) or odd, said on the host link
+    and shown on the dice until the die is thrown. From the buttons (``even`` None): MENU turns
+    the call; a player's button makes the call that player's and, with electronic dice,
+    throws the die."""
+    if s.phase != gm.OPENING or s.rules.opening != "parity":
+        raise ValueError("a call of even or odd opens a game with opening=parity")
+    caller, call = s.call
+    if even is None and who == 2:
+        who, even = caller, not call
+    elif even is None:
+        even = call
+    s.call = (who, even)
+    s.emit("ev", {"ev": "choice", "side": who, "value": "even" if even else "odd"})
+    if by in ("p0", "p1") and s.dice_mode == "auto":
+        s._opening(s._auto_dice(1)[0], 0, by)
+
+
 def condone(s, by):
     """The opponent lets a flagged play stand (condone on), as the board shows it."""
     if not s.condone:
-        s.emit("ev", {"ev": "refused", "what": "condone",
-                      "reason": "illegal plays must be corrected (condone off)"})
+        refused(s, "condone", "illegal plays must be corrected (condone off)", by)
         return
     final = s.read_board()
     if final is None:
-        s.emit("ev", {"ev": "refused", "what": "condone",
-                      "reason": "the board cannot be read as a position; correct it"})
+        refused(s, "condone", "the board cannot be read as a position; correct it", by)
         return
     s.game.commit_condoned(final, s.verdict)
     s._committed(None, final, s.verdict, by)
 
 
 def run(app, words, fail, need):
-    """cube double|take|drop | resign [1|2|3] | resign accept|refuse"""
+    """cube double|take|drop | resign [level] | resign accept|refuse"""
     if words[0].lower() == "cube":
         need(words, 2, "cube double|take|drop")
         cube(app.session, words[1], app.by)
         return
     if len(words) > 2:
-        fail("usage: resign [1|2|3] | resign accept|refuse")
+        fail("usage: resign [level: 1, 2, 3, 4, 8 as the variant scores] | resign accept|refuse")
     arg = words[1] if len(words) == 2 else "1"
     if arg in ("accept", "refuse"):
         answer_resign(app.session, arg == "accept", app.by)
     else:
         from firmware.board.protocol import number
-        offer_resign(app.session, number(arg, 1, 3, "resignation level"), app.by)
+        offer_resign(app.session, number(arg, 1, 8, "resignation level"), app.by)

@@ -10,8 +10,8 @@ read. docs/protocol.md is the reference and must say what this module does.
 from firmware import board as features
 
 HELP = ("status | new <variant> [key=value ...] | match <n> | mode guide|referee | "
-        "dice auto|manual | roll <a> <b> | choose <v> | cube double|take|drop | condone on|off | "
-        "clock <reserve s> [delay s] | clock off | resign [1|2|3] | resign accept|refuse | mix <hex> | "
+        "dice auto|manual | roll <a> <b> | choose <v> | choose even|odd [side] | cube double|take|drop | "
+        "condone on|off | clock <reserve s> [delay s] | clock off | resign [level] | resign accept|refuse | mix <hex> | "
         "export [serial|list] | identity | auth | dir <mac> <command> | provision <64 hex> | "
         "lock | unlock | help | sim lift <zone> | sim place <zone> [side] | sim press p0|p1|menu [ms] | "
         "sim frame <hex> | sim setup | sim position <hex> | sim wait <ms> | sim leds on|off | "
@@ -127,8 +127,13 @@ def _roll(app, words):
 
 
 def _choose(app, words):
-    _need(words, 2, "choose <1..6>")
-    app.session.choose(number(words[1], 1, 6, "doublet"), app.by)
+    s = app.session
+    if len(words) in (2, 3) and words[1] in ("even", "odd"):     # takhteh's parity call
+        s._feature("set_call", number(words[2], 0, 1, "caller") if len(words) == 3
+                   else s.call[0], words[1] == "even")
+        return
+    _need(words, 2, "choose <1..6> | choose even|odd [side]")
+    s.choose(number(words[1], 1, 6, "doublet"), app.by)
 
 
 def _help(app, words):

@@ -22,6 +22,7 @@ OPEN = "open"          # the opening throw: one die each (White's, Black's)
 PARITY = "parity"      # takhteh's parity opening: the caller, the call and the die
 ROLL = "roll"          # the side to move threw two dice
 CHOOSE = "choose"      # matador: the doublet named after a 4-3
+PASS = "pass"          # the side to roll was closed out (no roll could play): passed unthrown
 TURN = "turn"          # a committed play: side, dice, steps, the position after it
 CUBE = "cube"          # double / take / drop
 FLAG = "flag"          # referee: an illegal play was flagged at the button
@@ -40,7 +41,7 @@ RECOVER = "recover"    # the board found lines lost or damaged on flash and says
 ABANDON = "abandon"    # the game was left unfinished for a new one
 END = "end"            # the game is over: winner, points, how, match score (always the last line)
 
-KINDS = (GAME, OPEN, PARITY, ROLL, CHOOSE, TURN, CUBE, FLAG, SET, CLOCK, MIX, COMMIT, REVEAL,
+KINDS = (GAME, OPEN, PARITY, ROLL, CHOOSE, PASS, TURN, CUBE, FLAG, SET, CLOCK, MIX, COMMIT, REVEAL,
          RESIGN, TIME, POSITION, RESET, LOCK, UNLOCK, RECOVER, ABANDON, END)
 
 # who caused an event (its "by"): the players' and the menu button, the board itself (sensors,
@@ -56,5 +57,5 @@ SOURCES = (P0, P1, MENU, BOARD, HOST, DIRECTOR)
 
 # events that change the game (a locked game's record may show them only from the players'
 # buttons, the board itself or the director, never the bare host link)
-CHANGES = (OPEN, PARITY, ROLL, CHOOSE, TURN, CUBE, SET, CLOCK, MIX, RESIGN, POSITION, ABANDON,
+CHANGES = (OPEN, PARITY, ROLL, CHOOSE, PASS, TURN, CUBE, SET, CLOCK, MIX, RESIGN, POSITION, ABANDON,
            LOCK, UNLOCK)

@@ -46,6 +46,7 @@ MATCH_OVER = "match_over"
 CLOCK_FILE = "clock.ck"  # the running clock period, every CHECKPOINT_MS, so a reset charges it
 CHECKPOINT_MS = 2000
 _CHECKPOINT_BUSY_MS = const(10000)   # ... and, while a checker is in the air, at least this often
+_NOTICE_MS = const(2000)     # how long the lights show a refusal, a pass or an opening throw
 
 
 class Session:
@@ -54,8 +55,11 @@ class Session:
     ``game`` (the rules core's state); ``tracker``, ``zmap`` (the hands); ``journal``,
     ``identity``, ``auth``, ``dice``, ``gclock``; ``phase`` and ``side`` (properties);
     ``verdict`` (the referee's reason while flagged); ``resign_offer`` ((side, level) or None);
-    ``turns`` (committed in this game); ``notice`` (what the board must tell the players:
-    (kind, until ms) or None)."""
+    ``turns`` (committed in this game); ``notice`` (what the lights must tell the players for
+    a while: (kind, until ms[, who]) or None: ``refused`` (a press refused: who pressed),
+    ``illegal`` (a turn end refused in guide mode), ``pass`` (a closed-out side passed),
+    ``opening`` (the opening throw: the parity die), ``journal`` (lines lost on flash));
+    ``call`` ((caller, even): takhteh's parity call, made before the opening die)."""
 
     def __init__(self, storage, roll_die, capacity, emit, clock, board_id="sim"):
         self.roll_die = roll_die
@@ -77,6 +81,7 @@ class Session:
         self.setup_done = False
         self.verdict = None
         self.choice = 6
+        self.call = (0, True)
         self.t_turn = 0
         self._ambiguous_at = None
         self._flagged = False
@@ -141,6 +146,7 @@ class Session:
         self.verdict = None
         self.resign_offer = None      # an offer belongs to its game (fuzz: it outlived a 'new')
         self._flagged = False
+        self.call = (0, True)
         self.journal.start(serial)
         self.journal.prune()
         head = self._header(prev, by)
@@ -336,21 +342,22 @@ class Session:
         ph = self.phase
         game = self.game
         by = ("p0", "p1", "menu")[who]
-        if long and who == self.side and (ph == gm.ROLL or ph == gm.MOVE):
+        if long and who == self.side and (ph == gm.ROLL or ph == gm.MOVE or ph == RESIGN):
             self._feature("button", "resign", by)  # a long press of one's own button: resign
-        elif ph == RESIGN:
+        elif ph == RESIGN:                          # (again: the next level of the offer)
             # withdrawn by its side, or refused (MENU); the opponent's button accepts
             accept = not (who == MENU or who == self.resign_offer[0])
             self._feature("answer_resign", accept, by)
         elif ph == gm.OPENING:
-            if who != MENU and self.dice_mode == "auto":
-                if self.rules.opening == "parity":
-                    self._opening(self._auto_dice(1)[0], 0, by)
-                else:
-                    d = self._auto_dice(2)
-                    self._opening(d[0], d[1], by)
+            if self.rules.opening == "parity":
+                self._feature("set_call", who, None, by)   # the call, and the throw
+            elif who != MENU and self.dice_mode == "auto":
+                d = self._auto_dice(2)
+                self._opening(d[0], d[1], by)
         elif ph == gm.ROLL:
-            if who == self.side and self.dice_mode == "auto":
+            if who == self.side and game.closed_out():
+                self._feature("pass_turn", by)    # closed out: the button passes, unthrown
+            elif who == self.side and self.dice_mode == "auto":
                 d = self._auto_dice(2)
                 self._roll(d[0], d[1], by)
             elif who == MENU and game.can_double(self.side):
@@ -390,6 +397,9 @@ class Session:
         if ph == gm.OPENING:
             self._opening(a, b, by)
         elif ph == gm.ROLL:
+            if self.game.closed_out():
+                raise ValueError("%s is closed out: no throw; the player's button passes"
+                                 % ("White", "Black")[self.side])
             self._roll(a, b, by)
         else:
             raise ValueError("no roll expected now (phase %s)" % ph)
@@ -408,12 +418,16 @@ class Session:
     def _opening(self, a, b, by):
         game = self.game
         if self.rules.opening == "parity":
-            starter = game.opening_parity(0, True, a)
-            self._throw({"k": "parity", "die": a, "caller": 0, "even": True}, by)
-            self.emit("ev", {"ev": "opening", "dice": [a], "starter": starter})
+            caller, even = self.call
+            starter = game.opening_parity(caller, even, a)
+            self._throw({"k": "parity", "die": a, "caller": caller, "even": even}, by)
+            self.notice = ("opening", self.clock() + _NOTICE_MS, a)
+            self.emit("ev", {"ev": "opening", "dice": [a], "starter": starter, "side": caller,
+                             "even": even})
         else:
             starter = game.opening_roll(a, b)
             self._throw({"k": "open", "dice": [a, b]}, by)
+            self.notice = ("opening", self.clock() + _NOTICE_MS)
             self.emit("ev", {"ev": "opening", "dice": [a, b],
                              "starter": -1 if starter is None else starter})
         if game.phase == gm.MOVE:
@@ -442,19 +456,32 @@ class Session:
             self.emit("ev", {"ev": "no_move", "side": self.side})
         self._check_frame()
 
-    def _after_change(self):
-        """After a commit or an opening throw: roll on when nothing waits for a person."""
+    def _after_change(self, closed=True):
+        """After a commit or an opening throw: roll on when nothing waits for a person; a side
+        closed out passes unthrown (``closed``: look for that; once per change, so two sides
+        closed out, which only an edited position can make, roll and pass by hand)."""
         game = self.game
         ph = self.phase
         self.tracker.follow(game.turn, None if game.turn is not None else game.pos)
         if ph == gm.ROLL:
-            if self.dice_mode == "auto" and not game.can_double(self.side):
+            can = game.can_double(self.side)
+            shut = closed and game.closed_out()
+            if shut and not can:
+                self._feature("pass_turn", "board")
+                return
+            if self.dice_mode == "auto" and not can:
                 d = self._auto_dice(2)
                 self._roll(d[0], d[1], "board")
                 return
-            self.emit("ev", {"ev": "await_roll", "side": self.side, "can_double": game.can_double(self.side)})
+            fields = {"ev": "await_roll", "side": self.side, "can_double": can}
+            if shut:
+                fields["pass"] = True      # the button passes (no throw), MENU doubles
+            self.emit("ev", fields)
         elif ph == gm.OPENING:
-            self.emit("ev", {"ev": "await_opening", "dice_mode": self.dice_mode})
+            fields = {"ev": "await_opening", "dice_mode": self.dice_mode}
+            if self.rules.opening == "parity":
+                fields["side"], fields["even"] = self.call
+            self.emit("ev", fields)
         elif ph == gm.DOUBLET:
             self.choice = 6
             self.emit("ev", {"ev": "choose", "side": self.side, "value": self.choice})
@@ -500,6 +527,7 @@ class Session:
                 why = why2
         fields = {"ev": "illegal", "what": what, "reason": why, "side": self.side,
                   "dice_left": turn.dice_left()}
+        self.notice = ("illegal", self.clock() + _NOTICE_MS, self.side)
         if self.mode == "referee" and what != "ambiguous":     # unseen is not illegal
             self.verdict = why
             fields["await"] = "correct or condone" if self.condone else "correct"
@@ -632,7 +660,8 @@ class Session:
                 "mode": self.mode, "dice_mode": self.dice_mode, "condone": self.condone,
                 "game": self.match.games + (0 if game.phase == gm.OVER else 1),
                 "cube": game.cube, "cube_owner": game.cube_owner, "crawford": game.crawford,
-                "options": self.options, "board": STATE_NAMES[self.tracker.state],
+                "options": self.rules.options, "results": list(self.rules.results),
+                "board": STATE_NAMES[self.tracker.state],
                 "seal": self.journal.head, "serial": self.journal.serial,
                 "locked": self.auth.locked, "storage_full": self.journal.full,
                 "clock": self._clock_fields(self.clock())}

@@ -106,6 +106,30 @@ class Game:
         return starter
 
     # -- turns ------------------------------------------------------------------------------------
+    def closed_out(self):
+        """True when no roll of the side to roll could be played (on the bar against a closed
+        board, or every checker blocked): its turn passes without a throw (rules.md 7, S12)."""
+        first = self.played[self.pos.turn] == 0
+        for d1 in range(1, 7):
+            for d2 in range(d1, 7):
+                if Turn(self.rules, self.pos, (d1, d2), first).max_steps:
+                    return False
+        return True
+
+    def pass_turn(self):
+        """The side to roll is closed out: its turn passes unthrown (GameError when some roll
+        could be played: then it must throw)."""
+        self._need(ROLL)
+        side = self.pos.turn
+        if not self.closed_out():
+            raise GameError("side %d is not closed out: it must throw" % side)
+        self.dice = None
+        self.kind = NORMAL
+        self._remember({"side": side, "dice": None, "kind": NORMAL, "steps": [],
+                        "condoned": None})
+        self.played[side] += 1
+        self.pos.turn = 1 - side
+
     def roll(self, d1, d2):
         """The side to move threw d1-d2: start its turn (a Turn to play steps on)."""
         self._need(ROLL)
@@ -194,7 +218,7 @@ class Game:
     # -- the cube ---------------------------------------------------------------------------------
     def can_double(self, side):
         return (self.cube_allowed and not self.crawford and self.phase == ROLL
-                and side == self.pos.turn and self.cube_owner in (-1, side) and self.cube < 4096)
+                and side == self.pos.turn and self.cube_owner in (-1, side))
 
     def double(self, side):
         if not self.can_double(side):
@@ -214,9 +238,13 @@ class Game:
         self._finish(self.pos.turn, self.cube, "drop")
 
     def resign(self, side, level=1):
-        """``side`` resigns a single (1), gammon (2) or backgammon (3) game."""
+        """``side`` resigns a game of ``level`` points before the cube: one of the results the
+        rules score (``rules.results``: backgammon 1, 2, 3; tric-trac 1, 2, 4, 8; ...)."""
         if self.phase == OVER:
             raise GameError("the game is over")
+        if level not in self.rules.results:
+            raise GameError("%s scores no game %r: its results are %r" % (
+                self.rules.name, level, self.rules.results))
         self.turn = None                   # a turn in progress ends unplayed
         self._finish(1 - side, level * self.cube, "resign")
 

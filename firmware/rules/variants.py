@@ -31,6 +31,7 @@ class Rules:
     start = BACKGAMMON_START  # type: tuple
     opening = "high_die"      # high_die: starter plays the two opening dice; rethrow; parity
     cube = True
+    results = (1, 2, 3)  # type: tuple  # what a game is won for before the cube (resignation levels)
     gnubg_compatible = True   # records can be exported in gnubg's formats
     # option name -> (allowed values, default)
     OPTIONS = {}  # type: dict
@@ -172,6 +173,7 @@ class Short(Rules):
     def configure(self):
         self.cube = self.options["cube"] == "on"
         self.gnubg_compatible = self.options["scoring"] == "backgammon"
+        self.results = (1, 2, 3) if self.gnubg_compatible else (1, 2, 4, 8)
 
     def score(self, pos, winner):
         if self.options["scoring"] == "backgammon":
@@ -199,6 +201,7 @@ class Long(Rules):
     def configure(self):
         self.opening = "high_die" if self.options["opening"] == "use_opening_dice" else "rethrow"
         self.cube = self.options["cube"] == "on"
+        self.results = {"seed": (1, 2, 4), "fnr": (1, 2), "koks": (1, 2, 3)}[self.options["scoring"]]
 
     def block_check_each_step(self):
         return self.options["block_check"] == "every_step"
@@ -235,6 +238,7 @@ class Persian(Rules):
     title = "Takhteh nard"
     hit_lift = True
     cube = False
+    results = (1, 2)
     OPTIONS = {"opening": (("high_die", "parity"), "high_die"),
                "hit_lift_priority": (("max_first", "lock_first"), "max_first"),
                "cube": (("off", "on"), "off")}
@@ -260,6 +264,7 @@ class Jacquet(Short):
     def configure(self):
         self.cube = False
         self.gnubg_compatible = False
+        self.results = (1, 2, 3) if self.options["scoring"] == "backgammon" else (1, 2, 4, 8)
 
 
 class Matador(Jacquet):

@@ -164,20 +164,34 @@ def event_words(msg, rules=None, cube=1):
         d = msg.get("dice") or []
         starter = msg.get("starter", -1)
         if len(d) == 1:
-            return "opening die %d: %s starts" % (d[0], side_name(starter))
+            call = ""
+            if msg.get("side") in (0, 1):
+                call = " (%s called %s)" % (side_name(msg["side"]), "even" if msg.get("even") else "odd")
+            return "opening die %d%s: %s starts" % (d[0], call, side_name(starter))
         if starter not in (0, 1):
             return "opening throw %s: a tie, throw again" % "-".join(map(str, d))
         return "opening throw: White %s, Black %s: %s starts" % (d[0], d[1], side_name(starter))
     if ev == "no_move":
         return "%s cannot move: press to pass" % who
     if ev == "await_roll":
+        if msg.get("pass"):
+            return "%s is closed out: your button passes (no throw)%s" % (
+                who, ", or double: Menu" if msg.get("can_double") else "")
         return "%s to roll%s" % (who, " (or double: Menu)" if msg.get("can_double") else "")
+    if ev == "pass":
+        return "%s is closed out: no roll could play, the turn passes without a throw" % who
     if ev == "await_opening":
+        if msg.get("side") in (0, 1):
+            return ("%s calls %s (Menu turns the call; a player's button makes it his%s)" % (
+                who, "even" if msg.get("even") else "odd",
+                "" if msg.get("dice_mode") == "manual" else " and throws"))
         return ("enter the opening throw" if msg.get("dice_mode") == "manual"
                 else "press a player's button for the opening throw")
     if ev == "choose":
         return "%s: choose the doublet (now %s; Menu changes it, your button confirms)" % (who, msg.get("value"))
     if ev == "choice":
+        if msg.get("value") in ("even", "odd"):
+            return "%s calls %s" % (who, msg["value"])
         return "doublet %s" % msg.get("value")
     if ev == "await_cube":
         return "%s: take the cube (your button) or drop it (Menu)" % who
