@@ -108,7 +108,7 @@ class Game:
     # -- turns ------------------------------------------------------------------------------------
     def closed_out(self):
         """True when no roll of the side to roll could be played (on the bar against a closed
-        board, or every checker blocked): its turn passes without a throw (rules.md 7, S12)."""
+        board, or every checker blocked): its turn passes without a throw (docs/rules.md 7)."""
         first = self.played[self.pos.turn] == 0
         for d1 in range(1, 7):
             for d2 in range(d1, 7):
