@@ -144,6 +144,7 @@ def test_the_first_turn_head_exception_through_game():
     g.roll(6, 6)                                                 # White's second: one only
     assert not g.turn.first_turn and g.turn.max_steps == 1
     assert g.turn.targets(24) == [(18, 6)]
+    assert _play(g, (24, 6))[0] and g.played == [2, 1]
 
 
 def test_a_long_nardy_first_turn_by_the_opening_dice_is_never_a_double():
@@ -224,9 +225,15 @@ def test_the_cube_take_and_drop_are_recorded():
     _play(g, *[(s, d) for s, _t, d, _h in g.turn.plays()[0]])
     assert g.can_double(0)                                 # the owner may redouble
     g.double(0)
+    g.take()                                               # redoubled and taken: 4, Black's
+    assert (g.cube, g.cube_owner) == (4, 1)
+    assert g.history[-1] == {"side": 1, "cube": "take", "value": 4}
+    g.roll(2, 1)
+    _play(g, *[(s, d) for s, _t, d, _h in g.turn.plays()[0]])
+    g.double(1)                                            # Black redoubles, White drops
     g.drop()
-    assert g.history[-1] == {"side": 1, "cube": "drop", "value": 2}
-    assert (g.phase, g.winner, g.points, g.result) == (OVER, 0, 2, "drop")
+    assert g.history[-1] == {"side": 0, "cube": "drop", "value": 4}
+    assert (g.phase, g.winner, g.points, g.result) == (OVER, 1, 4, "drop")
 
 
 def test_no_cube_in_the_crawford_game_or_without_a_cube():
@@ -261,6 +268,10 @@ def test_time_out_takes_the_points_given():
     assert str(err.value) == "a game is won by at least 1 point" and g.phase == MOVE
     g.time_out(0, 1)
     assert (g.winner, g.points, g.result, g.turn) == (1, 1, "time", None)
+    other = Game(BG)
+    other.opening_roll(6, 5)
+    other.time_out(1, 2)
+    assert (other.winner, other.points) == (0, 2)
     with pytest.raises(GameError) as err:
         g.time_out(0, 1)
     assert str(err.value) == "the game is over"

@@ -152,12 +152,33 @@ def test_serve_reads_bytes_and_answers_an_overlong_or_undecodable_line():
     good = json.dumps(req()).encode()
     exact = b" " * (cli.MAX_LINE - len(good) - 1) + good + b"\n"       # MAX_LINE bytes in all
     last = b" " * (cli.MAX_LINE - len(good)) + good                   # MAX_LINE, no newline
+    full = b" " * (cli.MAX_LINE - len(good)) + good + b"\n"         # MAX_LINE and its newline
+    over = b" " + full                                                  # one byte more: refused
     lines = [good + b"\n", b"[" * (cli.MAX_LINE + 1) + b"x" * 5000 + b"\n", exact,
-             b"\xff\xfe\n", last]
+             b"\xff\xfe\n", full, over, last]
     out = io.StringIO()
-    assert serve(io.BytesIO(b"".join(lines)), out) == 2
+    assert serve(io.BytesIO(b"".join(lines)), out) == 3
     answers = [json.loads(x) for x in out.getvalue().splitlines()]
-    assert len(answers) == 5
+    assert len(answers) == 7
+    assert len(answers[4]["legal"]) == 8
+    assert answers[5] == {"error": "a request line is at most %d bytes" % cli.MAX_LINE}
     assert answers[1] == {"error": "a request line is at most %d bytes" % cli.MAX_LINE}
     assert answers[3] == {"error": "a request line must be UTF-8 text"}
-    assert len(answers[0]["legal"]) == len(answers[2]["legal"]) == len(answers[4]["legal"]) == 8
+    assert len(answers[0]["legal"]) == len(answers[2]["legal"]) == len(answers[6]["legal"]) == 8
+    text = io.StringIO(full.decode() + over.decode())                 # a text stream alike
+    out = io.StringIO()
+    assert serve(text, out) == 1
+    assert [len(json.loads(x)) for x in out.getvalue().splitlines()] == [1, 1]
+
+
+def test_serve_writes_to_an_output_without_flush():
+    class Bare:
+        def __init__(self):
+            self.parts = []
+
+        def write(self, text):
+            self.parts.append(text)
+
+    out = Bare()
+    assert serve(io.StringIO(json.dumps(req()) + "\n"), out) == 0
+    assert len(json.loads("".join(out.parts))["legal"]) == 8

@@ -180,6 +180,7 @@ EXPLAIN = [
     ("a double's four used", BG, (START, START), (1, 1), [(8, 1), (8, 1), (6, 1), (6, 1)],
      (13, 1), "more steps than the dice allow"),
     ("closed", BG, (START, START), (6, 5), [], (24, 5), "point 19 is closed: the opponent holds it"),
+    ("from point 1", BG, S2, (6, 5), [], (1, 6), "bearing off needs every checker home first"),
     ("the smaller die alone", BG, S2, (6, 5), [], (24, 5),
      "only one die can be played and it must be the larger (6)"),
     # 18/15 leaves the 6 unplayable (14, 9, 5 closed; 4 cannot bear off) while 20/17/11 plays both

@@ -129,6 +129,8 @@ def test_line_notation_ranges():
 
 def test_format_lines_chains_entries_and_bear_offs():
     assert format_lines([], 0) == "-"
+    assert format_lines([(12, 8, 4, 0), (8, 5, 3, 1)], 0) == "12-4-3*"
+    assert format_lines([(12, 8, 4, 0), (13, 9, 4, 0)], 0) == "12-4 XII-4"
     assert format_lines([(3, 1, 2, 0), (1, 0, 1, 0)], 0) == "3-2>off"
     assert format_lines([(3, 1, 2, 0)], 0) == "3-2"
     assert format_lines([(2, 0, 2, 0)], 0) == "2>off"

@@ -101,6 +101,7 @@ def test_push_move_on_the_board():
     (24, 19, "point 19 is closed: the opponent holds it"),
     (6, 0, "bearing off needs every checker home first"),
     (23, 18, "there is no checker on 23"),
+    (13, 0, "no die shows 13 (the roll is 6-5)"),
     (13, 10, "no die shows 3 (the roll is 6-5)"),
     (8, 4, "no die shows 4 (the roll is 6-5)"),
 ])
@@ -132,6 +133,22 @@ def test_count_plays_of_the_opening_six_six_and_six_five():
     # 8/2 8/3
     turn = Turn(BG, START, (6, 5))
     assert turn.count_plays() == 7 == len(turn.plays())
+
+
+def test_complete_judges_the_whole_play():
+    # steps forced in without the search: the whole-play rules still decide complete()
+    block = pos_from(LONG, {24: 2, 22: 2, 21: 1, 20: 1, 19: 1, 1: 8}, {24: 15})
+    turn = Turn(LONG, block, (2, 1))
+    turn.push_offered(22, 2)
+    turn.push_offered(24, 1)                    # 24..19 with every opponent behind it
+    assert turn.depth == 2 and not turn.complete()
+    s2 = pos_from(BG, {24: 1, 1: 14}, {12: 2, 3: 13})
+    turn = Turn(BG, s2, (6, 5))
+    turn.push_offered(24, 5)                    # the smaller die where the larger plays
+    assert turn.depth == 1 == turn.max_steps and not turn.complete()
+    turn.pop()
+    turn.push(24, 6)
+    assert turn.complete()
 
 
 def test_two_hits_on_neighbouring_points_are_two_plays():
@@ -169,6 +186,10 @@ def test_count_plays_when_nothing_plays():
     ("persian", {}, {6: 1, 5: 1, 4: 1, 1: 12}, {23: 1, 1: 14}, (2, 2)),
     # a hit on 7 is outside the home board: the hitter may go on (9/7*/5/3/1)
     ("persian", {}, {9: 1, 6: 14}, {18: 1, 24: 14}, (2, 2)),
+    # the last checker comes home during the double, then the rest bear off
+    ("backgammon", {}, {8: 1, 3: 14}, {12: 15}, (4, 4)),
+    ("backgammon", {}, {7: 1, 2: 14}, {12: 15}, (2, 2)),
+    ("backgammon", {}, {8: 1, 2: 14}, {12: 15}, (2, 2)),
 ])
 def test_doubles_counted_listed_and_walked_alike(variant, options, mover, opp, dice):
     rules = get_rules(variant, **options)

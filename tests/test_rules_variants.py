@@ -257,7 +257,7 @@ def test_position_compact_form():
 def test_position_identity_and_copies():
     a = BG.start_position()
     b = a.copy()
-    assert a == b and not (a != b) and hash(a) == hash(b) and a.key() == b.key()
+    assert a == b and not (a != b) and hash(a) == hash(b) == hash(a.key()) and a.key() == b.key()
     assert a != a.swapped() and a != "not a position" and not (a == None)   # noqa: E711
     s = a.swapped()
     assert s.turn == 1 and s.board == a.board
