@@ -38,6 +38,8 @@ class App:
                 world.hands = hands
             hands.tick = self.tick
             self.sim = hands
+        if hw.config.wifi:          # a Pico W: its link to the tournament hall (hall_link.py)
+            protocol.FEATURES["hall"] = "firmware.board.hall_link"
         self.powered = True
         self.hwfaults = HwFaults(hw)
         self.by = "host"     # who sent the command being run (protocol: host or director)
@@ -72,6 +74,9 @@ class App:
                             "locked": self.session.auth.locked})
         if not self.session.resume():
             self.session.new_match(self.variant)
+        if "hall" in protocol.FEATURES:          # loaded for good: it publishes every line
+            protocol.features.load(protocol.FEATURES["hall"]).run(self, ["hall", "on"], None,
+                                                                  None)
         self.tick(self.hw.ticks_ms())
 
     def tick(self, now):

@@ -163,6 +163,39 @@ def _str(v, what):
     return v
 
 
+def line_mac(keyring, board, kid, serial):
+    """The ``Mac`` and seal prefix that check game ``serial`` of ``board`` sealed by key ``kid``;
+    ExportError when the keyring has no such key."""
+    key = keyring.key_for(board, kid)
+    if key is None:
+        raise ExportError("no key for board %s (key %s): give the director's key file "
+                          "(--keys FILE or $NARDY_KEYS)" % (board, kid))
+    return Mac(key), "%s|%d|" % (board, serial), key != OPEN_KEY
+
+
+def check_line(mac, prefix, line, where=None):
+    """One sealed line ``<json>|<seal>`` of a game: its event (a dict with an int ``n`` and a
+    known kind), or ExportError. ``mac`` and ``prefix`` come from ``line_mac``; ``where`` is the
+    line's place for the error (its index in a record). The tournament station checks each line
+    this way as it arrives, ``verify`` every line of a record."""
+    if not isinstance(line, str) or len(line) > MAX_LINE or len(line) < 34 or line[-33] != "|":
+        raise ExportError("not a sealed line", where)
+    text, seal = line[:-33], line[-32:]
+    if not equal(mac.hex(prefix, text), seal):
+        raise ExportError("its seal is not the board's: the line was changed, or comes from "
+                          "another game or board", where)
+    try:
+        ev = json.loads(text)
+    except ValueError:
+        raise ExportError("a sealed line that is not JSON", where)
+    n = ev.get("n") if isinstance(ev, dict) else None
+    if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+        raise ExportError("a sealed line without its index n", where)
+    if ev.get("k") not in rec.KINDS:
+        raise ExportError("unknown event kind %r" % (ev.get("k"),), where)
+    return ev
+
+
 def verify(record, keyring=None, partial=False):
     """Check a record as described in the module docstring; a ``Verified``, or ExportError."""
     if not isinstance(record, dict) or record.get("format") != FORMAT:
@@ -176,38 +209,21 @@ def verify(record, keyring=None, partial=False):
     lines = record.get("lines")
     if not isinstance(lines, list) or not lines:
         raise ExportError("the record has no lines")
-    key = keyring.key_for(board, kid)
-    if key is None:
-        raise ExportError("no key for board %s (key %s): give the director's key file "
-                          "(--keys FILE or $NARDY_KEYS)" % (board, kid))
-    mac = Mac(key)
-    prefix = "%s|%d|" % (board, serial)
+    mac, prefix, authenticated = line_mac(keyring, board, kid, serial)
     out = Verified()
-    out.authenticated = key != OPEN_KEY
+    out.authenticated = authenticated
     if not out.authenticated:
         out.notes.append("board %s has no key of its own: its record proves nothing about who "
                          "wrote it (provision the board for tournament play)" % board)
     for i, line in enumerate(lines):
-        if not isinstance(line, str) or len(line) > MAX_LINE or len(line) < 34 \
-                or line[-33] != "|":
-            raise ExportError("not a sealed line", i)
-        text, seal = line[:-33], line[-32:]
-        if not equal(mac.hex(prefix, text), seal):
-            raise ExportError("its seal is not the board's: the line was changed, or comes from "
-                              "another game or board", i)
-        try:
-            ev = json.loads(text)
-        except ValueError:
-            raise ExportError("a sealed line that is not JSON", i)
-        if not isinstance(ev, dict) or ev.get("n") != i:
+        ev = check_line(mac, prefix, line, i)
+        if ev.get("n") != i:
             lost = record.get("lost")
             if lost and isinstance(lost, list):
                 raise ExportError("the board lost lines of this game on its flash (%s): the "
                                   "record is incomplete" % json.dumps(lost), i)
             raise ExportError("line %s stands where line %d must: lines are missing, moved or "
-                              "copied" % (ev.get("n") if isinstance(ev, dict) else "?", i), i)
-        if ev.get("k") not in rec.KINDS:
-            raise ExportError("unknown event kind %r" % (ev.get("k"),), i)
+                              "copied" % (ev.get("n"), i), i)
         out.events.append(ev)
     n = len(lines)
     tag = record.get("tag")

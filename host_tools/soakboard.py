@@ -64,12 +64,13 @@ class VirtualBoard:
     """One simulated board running the firmware; ``lines`` holds every JSON line it wrote.
     ``fast``: frame-level hardware (host_tools.soakfast) instead of the slot-level simulation.
     ``seed`` fixes the simulated world's random bits (the board's fair dice), so a board plays
-    the same game again from the same seed and actions."""
+    the same game again from the same seed and actions; ``unique_id`` (bytes) is its flash's
+    unique id, whose hex is the board's id (one of its own in a process by default)."""
 
     made = 0
 
     def __init__(self, variant="short", flash_dir=None, keep_leds=False, record=False, scan_ms=5,
-                 fast=False, front_end=None, seed=None):
+                 fast=False, front_end=None, seed=None, unique_id=None):
         self.own_dir = flash_dir is None
         ram = "/dev/shm" if os.path.isdir("/dev/shm") else None    # renames on tmpfs are cheap
         self.flash_dir = flash_dir or tempfile.mkdtemp(prefix="nardy-vb-", dir=ram)
@@ -90,7 +91,7 @@ class VirtualBoard:
         self.variant = variant
         self.boots = 0
         VirtualBoard.made += 1             # every virtual board has a flash id of its own
-        self.world.unique_id = ("vb%06d" % VirtualBoard.made).encode()
+        self.world.unique_id = unique_id or ("vb%06d" % VirtualBoard.made).encode()
         self._boot(self.world.reboot() if fast else
                    hardware.build(sim=True, front_end=front_end, world=self.world))
 

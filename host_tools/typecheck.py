@@ -43,6 +43,11 @@ ignore_errors = True
 
 [mypy-firmware.sim.*]
 follow_imports = skip
+
+# a Pico W's own modules (firmware/board/hall_link.py): the radio's ``network``, which the Pico's
+# stubs lack, and umqtt.simple, which mip installs on the board
+[mypy-network,umqtt,umqtt.*]
+ignore_missing_imports = True
 """
 
 

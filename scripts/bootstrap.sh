@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Make (once) and refresh the project's own virtual environment in .venv; print its python.
-#   scripts/bootstrap.sh [SET ...]    SET: play (default), board, micropython, test, dev
+#   scripts/bootstrap.sh [SET ...]    SET: play (default), board, micropython, hall, test, dev
 # Each set installs requirements/<set>.txt and the sets it builds on (every set needs play; test
-# needs board and micropython; dev needs test). A file is installed again only when it changed.
+# needs board, micropython and hall; dev needs test). A file is installed again only when it changed.
 # The project itself is run from this checkout (python -m host_tools), not installed into .venv;
 # `pip install .` installs it anywhere (see pyproject.toml). Debian packages the tests use
 # (valgrind, chromium, gnubg) come from scripts/system_deps.sh, which needs root.
@@ -16,9 +16,10 @@ for set in "${@:-play}"; do
     play) add play ;;
     board) add play board ;;
     micropython) add play micropython ;;
-    test) add play board micropython test ;;
-    dev) add play board micropython test dev ;;
-    *) echo "bootstrap: unknown set '$set' (play, board, micropython, test, dev)" >&2; exit 2 ;;
+    hall) add play hall ;;
+    test) add play board micropython hall test ;;
+    dev) add play board micropython hall test dev ;;
+    *) echo "bootstrap: unknown set '$set' (play, board, micropython, hall, test, dev)" >&2; exit 2 ;;
   esac
 done
 if [ ! -x "$venv/bin/python" ]; then

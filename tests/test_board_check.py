@@ -52,6 +52,8 @@ BAD = [
     (_set(["power", "supply_ma"], 50), "power.supply_ma"),
     (_set(["sensing"], DELETE), "sensing"),
     (_set(["name"], 7), "name"),
+    (_set(["mcu", "wifi"], "yes"), "mcu.wifi"),
+    (_set(["mcu"], []), "mcu"),
 ]
 
 

@@ -100,8 +100,8 @@ def run(app, words, fail, need):
         app.emit("identity", identity_fields(s))
         s.emit_status()
     elif name == "export":
-        if len(words) > 2:
-            fail("usage: export [serial|list]")
+        if len(words) > 4:
+            fail("usage: export [serial [from [to]]|list]")
         s = app.session
         j = s.journal
         if len(words) == 2 and words[1] == "list":
@@ -111,33 +111,55 @@ def run(app, words, fail, need):
             app.emit("games", {"games": games, "current": j.serial})
             return
         serial = j.serial
-        if len(words) == 2:
+        start = 0
+        end = -1
+        if len(words) >= 2:
             try:
                 serial = int(words[1])
+                if len(words) >= 3:
+                    start = int(words[2])
+                if len(words) == 4:
+                    end = int(words[3])
             except ValueError:
-                fail("export takes a game's serial number or 'list'")
+                fail("export takes a game's serial number (and the lines wanted: from, to) or "
+                     "'list'")
             if serial != j.serial and serial not in j.games():
                 fail("no game %d on this board" % serial)
         if serial == j.serial:
             s.save()
-        export_game(s, serial)
+        export_game(s, serial, start, end)
 
 
-def export_game(session, serial):
+def export_game(session, serial, start=0, end=-1):
+    """Stream game ``serial``'s record: its header, every sealed line from line ``start`` on
+    (before line ``end``, when it is not -1: the hall's station asks again for the lines it
+    lacks), and the board's tag over all of its lines."""
     journal = session.journal
     ident = session.identity
     from firmware.board.restore import walk
     session.emit("record", {"format": "nardy-record/2", "board": ident.board_id, "serial": serial,
-                            "key": ident.kid, "open": ident.open})
+                            "key": ident.kid, "open": ident.open, "start": start})
     out = Visitor()                        # sends each sealed line as the walk reads it
-    out.raw = lambda text, seal: session.emit("rl", {"l": text + "|" + seal})
-    out.ended = []
-    out.event = lambda ev: out.ended.append(1) if ev.get("k") == "end" else None
+    last = [""]
+    ended = []
+
+    def raw(text, seal):
+        last[0] = text + "|" + seal
+
+    def event(ev):
+        if ev.get("k") == "end":
+            ended.append(1)
+        n = ev.get("n", 0)
+        if n >= start and (end < 0 or n < end):
+            session.emit("rl", {"s": serial, "l": last[0]})
+
+    out.raw = raw
+    out.event = event
     w = walk(journal.chunks(serial), lambda text: journal.seal(text, serial), out, json.loads)
     tag = ident.mac.hex("export|", ident.board_id, "|", str(serial), "|", str(w.count), "|",
                         w.head)
     session.emit("record_end", {"serial": serial, "lines": w.count, "head": w.head, "tag": tag,
                                 "lost": w.lost, "damaged": w.damaged,
-                                "ended": bool(out.ended)})
-    if out.ended:
+                                "ended": bool(ended)})
+    if ended:
         journal.mark_exported(serial)

@@ -181,8 +181,16 @@ class Session:
     def _save(self):
         if _COLLECT:
             gc.collect()      # at a commit, never while a checker is in the air
-        if not self.journal.save():
-            self.emit("ev", {"ev": "storage_full", "waiting": len(self.journal.pending)})
+        j = self.journal
+        data = j.pending
+        if not j.save():
+            self.emit("ev", {"ev": "storage_full", "waiting": len(j.pending)})
+            return
+        # each line now on flash goes out on the link as it is (the hall's relay publishes it;
+        # a line lost on the way is asked for again with ``export <serial> <n>``)
+        for line in bytes(data).split(b"\n"):
+            if line:
+                self.emit("rl", {"s": j.serial, "l": line.decode()})
 
     def _journal(self, obj, by):
         obj["by"] = by

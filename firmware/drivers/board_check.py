@@ -92,6 +92,8 @@ def check(desc):
     if not isinstance(desc, dict):
         raise BoardConfigError("the description must be a JSON object")
     _get(desc, "", "name", str)
+    if "mcu" in desc and "wifi" in _get(desc, "", "mcu", dict):
+        _get(desc["mcu"], "mcu", "wifi", bool)
     front = _choice(desc, "", "front_end", ("digital", "analog"))
     pins = _get(desc, "", "pins", dict)
     for key in pins:

@@ -16,6 +16,7 @@ class BoardConfig:
 
     def __init__(self, desc):
         self.name = desc["name"]
+        self.wifi = bool(desc.get("mcu", {}).get("wifi", False))    # a Pico W (the hall link)
         self.front_end = desc["front_end"]
         self.pins = {}
         for key, pin in desc["pins"].items():

@@ -1,0 +1,600 @@
+"""The director's station: every board's lines from the hall, each verified as it arrives, games stored, gaps asked for again.
+
+The station logs in to the broker as ``station`` and subscribes to every board's ``line``,
+``tag``, ``status``, ``ev`` and ``conn`` (docs/hall.md). Each journal line is checked on arrival
+with ``host_tools.export.check_line`` under the board's key (derived from the director's secret;
+an unprovisioned board's open key is accepted and flagged): a line whose seal is not the
+board's, not of that game, or not a journal line is rejected and reported; a line whose number
+``n`` the station already holds is a duplicate (counted, never stored twice); a different line
+under a number already held is reported as a conflict. Lines are kept by (board, game serial,
+n) in the ``Store``. A game whose lines stop short of what the board shows (a gap before a line
+that came, a status whose journal head the station lacks, the board or the station connecting
+again) is asked for again with ``want`` from the first line missing; the board answers with
+those lines and its tag over the game. When a game's last line (``end``, or ``abandon``) and a
+tag covering every line are in, the whole record is verified and replayed (``verify``,
+``replay_record``, ``check_dice``) and the result stored. The broker's refusals (a board
+publishing on another board's topic) are reported too (``report``).
+
+The station's state is read by the pages (``host_tools.hall.web``) through ``snapshot``,
+``board_view`` and the listeners (``subscribe``), and published for spectators on ``view``
+(retained), delayed by ``delay`` moves.
+"""
+
+import json
+import queue
+import threading
+import time
+
+from firmware.board import hall_link
+from firmware.board.identity import OPEN_KEY, Mac, derive_key, key_id
+from host_tools.export import (ExportError, FORMAT, check_dice, check_line, replay_record,
+                               verify)
+from host_tools.hall import mqtt, views
+from host_tools.hall.room import STATION
+
+WANT_AGAIN_S = 1.0       # a want not answered is sent again after this long
+CHECK_S = 0.25           # the station's clock: flush, wants, connection states
+SUBSCRIBED = (hall_link.LINE, hall_link.TAG, hall_link.STATUS, hall_link.EV, hall_link.CONN)
+ENDINGS = ("end", "abandon")
+EVENTS_KEPT = 40
+LISTENER_BACKLOG = 2000
+
+
+class Game:
+    """One game of one board as the station holds it: ``lines`` and ``events`` by n, ``next``
+    (lines 0..next-1 are all in), the key that sealed it, the board's latest ``tag``, ``state``
+    (live, complete, abandoned, broken), ``result``, ``notes``."""
+
+    def __init__(self, board, serial, round_):
+        self.board = board
+        self.serial = serial
+        self.round = round_
+        self.lines = {}
+        self.events = {}
+        self.next = 0
+        self.top = -1                   # the highest n held
+        self.mac = None
+        self.kid = None
+        self.authenticated = False
+        self.tag = None
+        self.state = "live"
+        self.result = None
+        self.notes = []
+        self.wanted = (None, 0.0)       # (n, when) of the last want
+        self.end_n = None
+        self.header = None
+        self.turns = []                 # the turn events in order (contiguous lines only)
+        self.moves = []                 # the same as the pages show them (views.move)
+        self.seals = {}                 # seal -> n
+        self.behind = None              # (journal head the board's status named, when)
+        self.asked = 0                  # wants sent without progress (they slow down)
+
+    @property
+    def prefix(self):
+        return "%s|%d|" % (self.board, self.serial)
+
+    def record(self):
+        """The record as the board's export would give it (host_tools.export's form)."""
+        lines = [self.lines[n] for n in range(self.next)]
+        t = self.tag or {}
+        return {"format": FORMAT, "board": self.board, "serial": self.serial, "key": self.kid,
+                "open": not self.authenticated, "lines": lines, "lines_n": t.get("lines"),
+                "head": t.get("head"), "tag": t.get("tag"), "lost": t.get("lost") or [],
+                "ended": bool(t.get("ended")),
+                "events": [self.events[n] for n in range(self.next)]}
+
+    def done(self):
+        return self.state != "live"
+
+
+class BoardState:
+    """What the station knows of one board: its latest status and connection, its games, the
+    last events, what needs the director."""
+
+    def __init__(self, board):
+        self.id = board
+        self.status = None
+        self.status_at = 0.0
+        self.conn = None
+        self.seen = 0.0
+        self.games = {}
+        self.events = []
+        self.alerts = []        # [(when, why)] the director should look at
+        self.rejected = 0
+        self.kid = None
+        self.view_key = None
+
+
+class Station:
+    """The director's station for a room. ``store``: a ``Store``; ``delay``: moves the
+    spectators' view is held back; ``round``: the round new games belong to."""
+
+    def __init__(self, room, store, delay=0, client=True):
+        self.room = room
+        self.store = store
+        self.delay = delay
+        self.lock = threading.RLock()
+        self.boards = {}
+        self.round = store.setting("round", 1)
+        self.counts = {"lines": 0, "accepted": 0, "duplicates": 0, "rejected": 0, "conflicts": 0,
+                       "wants": 0, "games_complete": 0, "games_broken": 0, "messages": 0}
+        self.listeners = []
+        self.why = {}                   # wants sent, by what made the station ask
+        self.connected = False
+        self._macs = {}
+        self._stop = threading.Event()
+        self._client = None
+        self._thread = None
+        self.use_client = client
+        self._load()
+
+    # -- life ------------------------------------------------------------------------------------
+    def start(self):
+        if self.use_client:
+            self._client = mqtt.connect(self.room, STATION, on_connect=self._connected,
+                                        on_message=self._message,
+                                        on_disconnect=self._disconnected)
+        self._thread = threading.Thread(target=self._clock, name="station-clock", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self):
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=3)
+        if self._client is not None:
+            mqtt.close(self._client)
+        self.store.flush()
+
+    def _load(self):
+        """The games the database holds, read back (and checked again) after a restart."""
+        for b in self.store.boards():
+            st = self._board(b["id"])
+            st.status = b["status"]
+            st.conn = b["conn"]
+            st.seen = b["seen"] or 0.0
+        for g in self.store.games():
+            st = self._board(g["board"])
+            game = Game(g["board"], g["serial"], g["round"])
+            game.state = g["state"]
+            game.tag = g["tag"]
+            game.result = g["result"]
+            game.notes = g["notes"]
+            st.games[game.serial] = game
+            for n, line in sorted(self.store.lines(g["board"], g["serial"]).items()):
+                try:
+                    self._take_line(st, game, line, time.time(), stored=True)
+                except ExportError:
+                    pass
+
+    def _connected(self, client):
+        with self.lock:
+            self.connected = True
+            for kind in SUBSCRIBED:
+                client.subscribe(hall_link.topic(self.room.name, "+", kind), qos=1)
+            for st in self.boards.values():       # ask every board for what may have been lost
+                for game in st.games.values():
+                    if not game.done():
+                        self._want(st, game, force=True, why='reconnect')
+                self._publish_view(st)
+
+    def _disconnected(self, client):
+        self.connected = False
+
+    # -- messages --------------------------------------------------------------------------------
+    def _message(self, client, topic, payload):
+        parts = topic.split("/")
+        if len(parts) != 3 or parts[0] != self.room.name:
+            return
+        board, kind = parts[1], parts[2]
+        now = time.time()
+        with self.lock:
+            self.counts["messages"] += 1
+            if board not in self.room.boards:
+                self.report(board, "unknown", "a message from a board the hall has not admitted",
+                            topic)
+                return
+            st = self._board(board)
+            st.seen = now
+            try:
+                msg = json.loads(payload)
+            except ValueError:
+                msg = None
+            if not isinstance(msg, dict):
+                if kind == hall_link.LINE:
+                    self._reject(st, "not a journal line message", payload[:120])
+                return
+            if kind == hall_link.LINE:
+                self.line(st, msg.get("s"), msg.get("l"), now)
+            elif kind == hall_link.TAG:
+                self.tag(st, msg, now)
+            elif kind == hall_link.STATUS:
+                self.status(st, msg, now)
+            elif kind == hall_link.EV:
+                self.event(st, msg, now)
+            elif kind == hall_link.CONN:
+                self.conn(st, msg, now)
+
+    def line(self, st, serial, text, now):
+        """A journal line of game ``serial`` from board ``st``."""
+        self.counts["lines"] += 1
+        if not isinstance(serial, int) or isinstance(serial, bool) or serial < 1 \
+                or not isinstance(text, str):
+            self._reject(st, "a line message without its game serial or line", repr(text)[:120])
+            return
+        game = self._game(st, serial)
+        try:
+            took = self._take_line(st, game, text, now)
+        except ExportError as exc:
+            self._reject(st, "game %d: %s" % (serial, exc.why), text[:160])
+            return
+        if took:
+            self.counts["accepted"] += 1
+            self._after_line(st, game)
+
+    def _take_line(self, st, game, text, now, stored=False):
+        """Check one line and keep it; True when it was new."""
+        if game.mac is None:
+            for key in (derive_key(self.room.master, st.id), OPEN_KEY):
+                mac = self._mac(key)
+                try:
+                    ev = check_line(mac, game.prefix, text)
+                except ExportError:
+                    continue
+                game.mac = mac
+                game.kid = key_id(key)
+                game.authenticated = key != OPEN_KEY
+                st.kid = game.kid
+                if not game.authenticated:
+                    self._alert(st, "board %s seals with the open key (not provisioned): its "
+                                    "records prove nothing" % st.id)
+                break
+            else:
+                raise ExportError("its seal is not the board's (under its key or the open "
+                                  "key): the line was changed, or comes from another board or "
+                                  "game")
+        else:
+            ev = check_line(game.mac, game.prefix, text)
+        n = ev["n"]
+        have = game.lines.get(n)
+        if have is not None:
+            if have == text:
+                if not stored:
+                    self.counts["duplicates"] += 1
+                return False
+            self.counts["conflicts"] += 1
+            raise ExportError("line %d came twice with different contents: the board wrote "
+                              "two lines under one number" % n)
+        if game.end_n is not None and n > game.end_n:
+            raise ExportError("a line after the game's end")
+        game.lines[n] = text
+        game.events[n] = ev
+        game.top = max(game.top, n)
+        game.seals[text[-32:]] = n
+        if not stored:
+            self.store.add_line(st.id, game.serial, n, text, now)
+        if ev.get("k") in ENDINGS:
+            game.end_n = n
+        while game.next in game.lines:
+            self._contiguous(st, game, game.events[game.next])
+            game.next += 1
+        return True
+
+    def _contiguous(self, st, game, ev):
+        k = ev.get("k")
+        if k == "game":
+            game.header = ev
+        elif k == "turn":
+            game.turns.append(ev)
+            game.moves.append(views.move(ev))
+
+    def _after_line(self, st, game):
+        if game.top >= game.next:
+            self._want(st, game, why='gap')                  # a gap: ask from its first line
+        elif game.end_n is not None and game.next == game.end_n + 1:
+            self._finish(st, game)
+        self._changed(st)
+
+    def tag(self, st, msg, now):
+        """The board's tag over a game's lines (the end of an export)."""
+        serial = msg.get("serial")
+        n = msg.get("lines")
+        if not isinstance(serial, int) or not isinstance(n, int) or not isinstance(msg.get("tag"),
+                                                                                   str):
+            return
+        game = self._game(st, serial)
+        if game.tag is None or n >= game.tag.get("lines", -1):
+            game.tag = {k: msg.get(k) for k in ("lines", "head", "tag", "lost", "damaged",
+                                                "ended")}
+        if game.next < n and not game.done():
+            lost = msg.get("lost") or []
+            if lost and all(any(a <= m <= b for a, b, _why in lost)
+                            for m in range(game.next, n) if m not in game.lines):
+                self._broken(st, game, "the board lost lines %s of game %d on its flash"
+                             % (json.dumps(lost), serial))
+                return
+            self._want(st, game, why='tag-gap')
+        elif game.end_n is not None and game.next == game.end_n + 1 and not game.done():
+            self._finish(st, game)
+        self._changed(st)
+
+    def status(self, st, msg, now):
+        st.status = msg
+        st.status_at = now
+        if msg.get("phase") == "flagged":
+            self._alert(st, "a flagged play awaits a ruling: %s" % msg.get("verdict", "") )
+        if msg.get("board") == "mismatch":
+            self._alert(st, "the checkers do not match the game (mismatch)")
+        self.store.put_board(st.id, st.kid, msg, st.conn, now)
+        serial = msg.get("serial")
+        if isinstance(serial, int) and serial >= 1:
+            game = self._game(st, serial)
+            head = msg.get("seal")
+            if head and head not in game.seals and not game.done():
+                game.behind = (head, now)                 # checked by the clock after a while
+        self._changed(st)
+
+    def event(self, st, msg, now):
+        name = msg.get("ev") or msg.get("t")
+        st.events.append([now, msg])
+        del st.events[:-EVENTS_KEPT]
+        if name in ("time_out", "hw_fault", "sensor_fault", "storage_full", "journal_lost",
+                    "mismatch", "fatal") and msg.get("fault", True):
+            self._alert(st, "%s %s" % (name, json.dumps({k: v for k, v in msg.items()
+                                                          if k not in ("t", "ev")})))
+        self._changed(st)
+
+    def conn(self, st, msg, now):
+        st.conn = dict(msg, at=now)
+        self.store.put_board(st.id, st.kid, st.status, st.conn, now)
+        if msg.get("on"):
+            for game in st.games.values():
+                if not game.done():
+                    self._want(st, game, force=True, why='conn')
+        self._changed(st)
+
+    def _game(self, st, serial):
+        """Game ``serial`` of a board, made when new, with any game between it and the games
+        already known that the station never heard of (asked for from their first line)."""
+        game = st.games.get(serial)
+        if game is not None:
+            return game
+        game = st.games[serial] = Game(st.id, serial, self.round)
+        known = sorted(st.games)
+        for s in range(known[0] + 1, known[-1]):
+            if s not in st.games:
+                st.games[s] = Game(st.id, s, self.round)
+                self._want(st, st.games[s], why="unheard")
+        return game
+
+    # -- asking again ----------------------------------------------------------------------------
+    def _want(self, st, game, force=False, why=""):
+        now = time.time()
+        n, at = game.wanted
+        if n != game.next:
+            game.asked = 0                        # progress since the last want
+        wait = min(WANT_AGAIN_S * 2 ** min(game.asked, 5), 30.0)
+        if not force and now - at < wait:
+            return                                # asked a moment ago: the answer is coming
+        game.asked += 1
+        game.wanted = (game.next, now)
+        self.counts["wants"] += 1
+        self.why[why] = self.why.get(why, 0) + 1
+        want = {"s": game.serial, "n": game.next}
+        if game.top > game.next:
+            # a gap: the lines up to the next one held (the live lines keep coming meanwhile)
+            want["m"] = min(m for m in game.lines if m > game.next)
+        if self._client is not None:
+            self._client.publish(hall_link.topic(self.room.name, st.id, hall_link.WANT),
+                                 json.dumps(want), qos=1)
+
+    def _clock(self):
+        while not self._stop.wait(CHECK_S):
+            now = time.time()
+            with self.lock:
+                for st in self.boards.values():
+                    if not (st.conn or {}).get("on", True):
+                        continue
+                    for game in st.games.values():
+                        if game.done():
+                            continue
+                        behind = game.behind
+                        if behind is not None:
+                            if behind[0] in game.seals:
+                                game.behind = None
+                            elif now - behind[1] > WANT_AGAIN_S:
+                                self._want(st, game, why='behind')
+                        if game.top >= game.next or \
+                                (game.end_n is not None and game.next == game.end_n + 1):
+                            self._want(st, game, why='clock')  # a gap, or a tag still missing
+                self.store.flush()
+
+    # -- the end of a game -------------------------------------------------------------------------
+    def _finish(self, st, game):
+        tag = game.tag
+        if tag is None or tag.get("lines") != game.next:
+            self._want(st, game, why='finish')                  # the board's tag over every line
+            return
+        record = game.record()
+        try:
+            v = verify(record, self.room.keyring, partial=game.events[game.end_n].get("k")
+                       == "abandon")
+            notes = list(v.notes)
+            note = check_dice(v.events)
+            if note:
+                notes.append(note)
+            r = replay_record(record, self.room.keyring, partial=True, verified=v)
+        except ExportError as exc:
+            self._broken(st, game, "game %d does not verify: %s" % (game.serial, exc))
+            return
+        game.notes = notes
+        if game.events[game.end_n].get("k") == "abandon":
+            game.state = "abandoned"
+        else:
+            game.state = "complete"
+            self.counts["games_complete"] += 1
+        h = v.header
+        game.result = {"winner": r["winner"], "points": r["points"], "how": r["how"],
+                       "score": game.events[game.end_n].get("score"), "variant": h.get("variant"),
+                       "match": h.get("match"), "game": h.get("game"), "match_to": h.get("match_to"),
+                       "turns": len(game.turns), "authenticated": v.authenticated}
+        self._save_game(st, game)
+        self._publish_view(st)
+
+    def _broken(self, st, game, why):
+        game.state = "broken"
+        game.notes = [why]
+        self.counts["games_broken"] += 1
+        self._alert(st, why)
+        self.report(st.id, "broken", why)
+        self._save_game(st, game)
+
+    def _save_game(self, st, game):
+        self.store.put_game(st.id, game.serial, game.round, game.state, game.kid, game.tag,
+                            game.result, game.notes, time.time())
+
+    # -- reports and alerts ------------------------------------------------------------------------
+    def _reject(self, st, why, detail=""):
+        self.counts["rejected"] += 1
+        st.rejected += 1
+        self._alert(st, "rejected: " + why)
+        self.report(st.id, "rejected", why, detail)
+
+    def report(self, board, kind, why, detail=""):
+        """Put a report on record (the director's page lists them)."""
+        with self.lock:
+            self.store.report(time.time(), board, kind, why, detail)
+            self._broadcast({"t": "report", "board": board, "kind": kind, "why": why})
+
+    def broker_report(self, kind, who, what):
+        """What the broker refused (``Broker.on_report``)."""
+        if kind == "denied":
+            board = who
+            self.report(board, "denied", "the broker refused a publish by %s on %s (not its "
+                        "topic)" % (who, what), what)
+            with self.lock:
+                if who in self.boards:
+                    self._alert(self.boards[who], "published on another board's topic: %s"
+                                % what)
+                    self.counts["rejected"] += 1
+        elif kind == "refused":
+            self.report(who, "refused", "the broker refused a login (%s)" % what)
+
+    def _alert(self, st, why):
+        if not st.alerts or st.alerts[-1][1] != why:
+            st.alerts.append([time.time(), why])
+            del st.alerts[:-20]
+
+    def clear_alerts(self, board):
+        with self.lock:
+            st = self.boards.get(board)
+            if st is not None:
+                st.alerts = []
+                self._changed(st)
+
+    # -- the round -------------------------------------------------------------------------------
+    def set_round(self, n):
+        with self.lock:
+            self.round = int(n)
+            self.store.set_setting("round", self.round)
+            self.store.flush()
+
+    def seat(self, round_, board, white, black):
+        with self.lock:
+            self.store.set_seat(int(round_), board, white, black)
+            self.store.flush()
+
+    # -- views -------------------------------------------------------------------------------------
+    def _board(self, board):
+        st = self.boards.get(board)
+        if st is None:
+            st = self.boards[board] = BoardState(board)
+        return st
+
+    def _mac(self, key):
+        m = self._macs.get(key)
+        if m is None:
+            m = self._macs[key] = Mac(key)
+        return m
+
+    def _changed(self, st):
+        if not self.listeners:
+            self._publish_view(st)
+            return
+        self._broadcast({"t": "board", "board": views.glance(st, time.time())})
+        self._publish_view(st)
+
+    def _publish_view(self, st):
+        game = views.current(st)
+        key = None if game is None else (game.serial, len(game.turns), game.state, self.delay)
+        if key is None or key == st.view_key:
+            return
+        view = views.spectator(st, self.delay)
+        if view is None:
+            return
+        st.view_key = key
+        self._broadcast({"t": "view", "view": view})
+        if self._client is not None:
+            self._client.publish(hall_link.topic(self.room.name, st.id, hall_link.VIEW),
+                                 json.dumps(view), qos=1, retain=True)
+
+    def subscribe(self):
+        q = queue.Queue(LISTENER_BACKLOG)
+        with self.lock:
+            self.listeners.append(q)
+        return q
+
+    def unsubscribe(self, q):
+        with self.lock:
+            if q in self.listeners:
+                self.listeners.remove(q)
+
+    def _broadcast(self, msg):
+        for q in list(self.listeners):
+            try:
+                q.put_nowait(msg)
+            except queue.Full:            # a page that stopped reading: dropped
+                self.listeners.remove(q)
+
+    def snapshot(self):
+        """Every board at a glance, the counts, the round, the reports."""
+        now = time.time()
+        with self.lock:
+            return {"hall": self.room.name, "round": self.round, "delay": self.delay,
+                    "connected": self.connected, "counts": dict(self.counts),
+                    "boards": [views.glance(st, now) for st in
+                               sorted(self.boards.values(), key=lambda s: s.id)
+                               if st.id in self.room.boards] +
+                    [views.glance(self._board(b), now) for b in self.room.boards
+                     if b not in self.boards],
+                    "reports": self.store.reports(50)}
+
+    def board_view(self, board):
+        with self.lock:
+            st = self.boards.get(board)
+            return None if st is None else views.live(st, time.time())
+
+    def spectators(self, boards=None):
+        with self.lock:
+            out = []
+            for st in sorted(self.boards.values(), key=lambda s: s.id):
+                if boards and st.id not in boards:
+                    continue
+                v = views.spectator(st, self.delay)
+                if v is not None:
+                    out.append(v)
+            return out
+
+    def results(self):
+        with self.lock:
+            return views.results(self.boards, self.store.seats())
+
+    def games(self, round_=None, states=("complete",)):
+        """The games of a round (all rounds: None) in the given states, as records."""
+        with self.lock:
+            out = []
+            for st in self.boards.values():
+                for game in st.games.values():
+                    if game.state in states and (round_ is None or game.round == round_):
+                        out.append(game.record())
+            return out

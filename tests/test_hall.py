@@ -1,0 +1,256 @@
+"""The tournament hall: the topic layout, the room's credentials, Mosquitto's generated ACL on a real
+broker, the board's streamed lines and ranged export, the line check the station uses, and a short
+drill (simulated boards through bridges into the station while the broker restarts)."""
+
+import json
+import os
+import threading
+import time
+
+import pytest
+
+from firmware.board import hall_link
+from firmware.board.identity import OPEN_KEY, Mac
+from host_tools.export import ExportError, check_line
+from host_tools.hall.room import Room, RoomError, check_id
+from host_tools.soakboard import VirtualBoard
+
+
+def _mosquitto():
+    from host_tools.hall.broker import BrokerError, find
+    try:
+        find("mosquitto")
+        find("mosquitto_passwd")
+    except BrokerError as exc:
+        pytest.skip(str(exc))
+
+
+# -- the layout -----------------------------------------------------------------------------------
+ROUTES = [
+    ("rl", None, ("line", 1, False)),
+    ("record_end", None, ("tag", 1, False)),
+    ("status", None, ("status", 1, True)),
+    ("hello", None, ("ev", 1, False)),
+    ("ev", "power_restore", ("ev", 1, False)),
+    ("ev", "game_over", ("ev", 1, False)),
+    ("ev", "commit", ("ev", 0, False)),
+    ("ev", "mismatch", ("ev", 0, False)),
+    ("ev", "lift", None),
+    ("ev", "place", None),
+    ("ev", "step", None),
+    ("record", None, None),
+    ("ok", None, None),
+    ("err", None, None),
+    ("leds", None, None),
+]
+
+
+@pytest.mark.parametrize("kind,ev,want", ROUTES)
+def test_each_protocol_line_has_its_topic(kind, ev, want):
+    assert hall_link.route(kind, ev) == want
+
+
+WANTS = [
+    (b'{"s": 3, "n": 5}', (3, 5, -1)),
+    (b'{"s": 3, "n": 5, "m": 9}', (3, 5, 9)),
+    (b'{"s": 0, "n": 5}', None),
+    (b'{"s": 1, "n": -1}', None),
+    (b'{"s": "1", "n": 0}', None),
+    (b'{"s": 1}', None),
+    (b'[1, 2]', None),
+    (b'not json', None),
+    (b'\xff\xfe', None),
+]
+
+
+@pytest.mark.parametrize("payload,want", WANTS)
+def test_a_want_is_read_or_refused(payload, want):
+    assert hall_link.want_of(payload) == want
+
+
+def test_topics_are_hall_board_kind():
+    assert hall_link.topic("club", "e6614c31", "line") == "club/e6614c31/line"
+
+
+# -- the room ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize("board", ["", "a/b", "+", "#", "station", "spectator", "x" * 65,
+                                   "with space", None])
+def test_a_board_id_that_cannot_be_a_topic_level_is_refused(board):
+    with pytest.raises(RoomError):
+        check_id(board)
+
+
+def test_the_room_derives_one_password_per_user_and_keeps_its_boards(tmp_path):
+    room = Room.create(str(tmp_path / "r"), name="club", boards=["b1", "b2"])
+    again = Room(str(tmp_path / "r"))
+    assert again.boards == ["b1", "b2"] and again.name == "club"
+    pw = {u: room.password(u) for u in ("b1", "b2", "station", "spectator")}
+    assert len(set(pw.values())) == 4
+    assert again.password("b1") == pw["b1"]
+    assert room.add(["b2", "b3"]) == ["b3"]
+    assert Room(str(tmp_path / "r")).boards == ["b1", "b2", "b3"]
+    assert os.stat(tmp_path / "r" / "keys.json").st_mode & 0o077 == 0
+
+
+def test_a_folder_that_is_no_room_is_refused(tmp_path):
+    with pytest.raises(RoomError):
+        Room(str(tmp_path))
+
+
+# -- the line check ---------------------------------------------------------------------------------
+KEY = bytes(range(32))
+
+
+def _sealed(text, board="b1", serial=2, key=KEY):
+    return text + "|" + Mac(key).hex("%s|%d|" % (board, serial), text)
+
+
+GOOD = '{"k": "roll", "dice": [3, 1], "by": "board", "n": 4}'
+LINES = [
+    (_sealed(GOOD), None),
+    (_sealed(GOOD)[:-1] + "0" if _sealed(GOOD)[-1] != "0" else _sealed(GOOD)[:-1] + "1", "seal"),
+    (_sealed(GOOD, board="b2"), "seal"),
+    (_sealed(GOOD, serial=3), "seal"),
+    (_sealed(GOOD, key=OPEN_KEY), "seal"),
+    (_sealed(GOOD.replace('"n": 4', '"n": 5')).replace('"n": 5', '"n": 4'), "seal"),
+    (_sealed("not json"), "not JSON"),
+    (_sealed('{"k": "roll", "by": "board"}'), "index n"),
+    (_sealed('{"k": "roll", "n": true}'), "index n"),
+    (_sealed('{"k": "party", "n": 1}'), "unknown event kind"),
+    ("short|0123", "not a sealed line"),
+    (None, "not a sealed line"),
+    ("x" * 9000 + "|" + "0" * 32, "not a sealed line"),
+]
+
+
+@pytest.mark.parametrize("line,why", LINES)
+def test_each_line_is_checked_on_its_own(line, why):
+    mac = Mac(KEY)
+    if why is None:
+        assert check_line(mac, "b1|2|", line)["n"] == 4
+    else:
+        with pytest.raises(ExportError) as info:
+            check_line(mac, "b1|2|", line)
+        assert why in str(info.value)
+
+
+# -- the board's side ---------------------------------------------------------------------------------
+def test_every_line_on_flash_goes_out_on_the_link_and_export_gives_a_range():
+    vb = VirtualBoard("short", fast=True, seed=3)
+    try:
+        vb.cmd("dice manual")
+        vb.cmd("new backgammon")
+        vb.setup()
+        vb.cmd("roll 3 1")
+        vb.cmd("condone on")
+        vb.cmd("condone off")
+        serial = vb.session.journal.serial
+        live = [m for m in vb.lines if m.get("t") == "rl" and m.get("s") == serial]
+        ns = [json.loads(m["l"][:-33])["n"] for m in live]
+        assert ns == list(range(vb.session.journal.count))      # each once, in order
+        m = vb.mark()
+        assert vb.cmd("export %d 1 3" % serial)["t"] == "ok"
+        out = vb.lines[m:]
+        got = [json.loads(x["l"][:-33])["n"] for x in out if x.get("t") == "rl"]
+        assert got == [1, 2]
+        end = [x for x in out if x.get("t") == "record_end"][0]
+        assert end["lines"] == vb.session.journal.count and end["serial"] == serial
+        assert [x["l"] for x in out if x.get("t") == "rl"] == [m["l"] for m in live[1:3]]
+        for bad in ("export %d x" % serial, "export %d 1 2 3" % serial, "export 99 0"):
+            assert vb.cmd(bad)["t"] == "err"
+    finally:
+        vb.close()
+
+
+# -- the broker ---------------------------------------------------------------------------------------
+def test_the_acl_gives_every_board_its_own_topics_only():
+    from host_tools.hall.broker import acl_text
+    text = acl_text("club")
+    assert "user station\ntopic readwrite club/#" in text
+    assert "user spectator\ntopic read club/+/view" in text
+    for kind in ("line", "tag", "status", "ev", "conn"):
+        assert "pattern write club/%%u/%s" % kind in text
+    assert "pattern read club/%u/want" in text
+    assert "write club/%u/want" not in text and "view" not in text.split("spectator")[0]
+
+
+@pytest.fixture
+def hall(tmp_path):
+    _mosquitto()
+    from host_tools.hall.broker import Broker, free_port
+    room = Room.create(str(tmp_path / "room"), port=free_port(), boards=["b1", "b2"])
+    reports = []
+    broker = Broker(room, on_report=lambda *r: reports.append(r)).start()
+    yield room, broker, reports
+    broker.stop()
+
+
+def _client(room, user, topics=()):
+    from host_tools.hall import mqtt
+    got = []
+    ready = threading.Event()
+
+    def connected(c):
+        for t in topics:
+            c.subscribe(t, qos=1)
+        ready.set()
+
+    c = mqtt.connect(room, user, on_connect=connected,
+                     on_message=lambda c, t, p: got.append((t, p)))
+    return c, got, ready
+
+
+def test_mosquitto_lets_a_board_write_only_its_topics_and_spectators_only_read(hall):
+    from host_tools.hall import mqtt
+    room, broker, reports = hall
+    station, seen, ready = _client(room, "station", topics=["hall/#"])
+    assert ready.wait(10)
+    b1, _, ok1 = _client(room, "b1")
+    spect, _, ok2 = _client(room, "spectator")
+    assert ok1.wait(10) and ok2.wait(10)
+    b1.publish("hall/b1/line", b"mine", qos=1).wait_for_publish(5)
+    b1.publish("hall/b2/line", b"forged", qos=1).wait_for_publish(5)
+    b1.publish("hall/b1/want", b"not for boards", qos=1).wait_for_publish(5)
+    spect.publish("hall/b1/view", b"spectators write nothing", qos=1).wait_for_publish(5)
+    b1.publish("hall/b1/ev", b"last", qos=1).wait_for_publish(5)
+    deadline = time.time() + 10
+    while time.time() < deadline and ("hall/b1/ev", b"last") not in seen:
+        time.sleep(0.05)
+    assert [t for t, p in seen] == ["hall/b1/line", "hall/b1/ev"]
+    while time.time() < deadline and len(reports) < 3:
+        time.sleep(0.05)
+    denied = sorted((who, what) for kind, who, what in reports if kind == "denied")
+    assert denied == [("b1", "hall/b1/want"), ("b1", "hall/b2/line"),
+                      ("spectator", "hall/b1/view")]
+    import paho.mqtt.client as paho
+    bad = paho.Client(paho.CallbackAPIVersion.VERSION2, client_id="b2")
+    bad.username_pw_set("b2", "wrong")
+    answer = []
+    bad.on_connect = lambda c, u, flags, reason, props: answer.append(reason)
+    try:
+        bad.connect(room.host, room.port)
+        for _ in range(50):
+            bad.loop(0.1)
+            if answer:
+                break
+    except OSError:              # the broker closed the connection: refused as well
+        pass
+    assert not bad.is_connected() and all(r.is_failure for r in answer)
+    for c in (station, b1, spect):
+        mqtt.close(c)
+    while time.time() < deadline and not any(k == "refused" for k, w, x in reports):
+        time.sleep(0.05)
+    assert any(kind == "refused" and what == "login" for kind, who, what in reports)
+
+
+def test_a_short_drill_loses_nothing_and_rejects_every_forgery(tmp_path):
+    """Six simulated boards (every variant) through two bridges into one station while the
+    broker restarts, a bridge dies and a compromised board forges lines (the long drill with 50
+    boards is in test_hall_soak.py)."""
+    _mosquitto()
+    from host_tools.hall import drill
+    r = drill.run(boards=6, seed=2026, speed=10, bridges=2, timeout=240, folder=str(tmp_path))
+    d = r.as_dict()
+    assert r.ok, d
+    assert d["games"] >= 12 and d["forged"] == d["forged_rejected"] >= 3
+    assert d["broker_restarts"] + d["bridge_kills"] >= 1
