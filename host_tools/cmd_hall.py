@@ -81,6 +81,113 @@ def cmd_broker(args):
     return 0
 
 
+def cmd_run(args):
+    from host_tools.hall.broker import Broker, BrokerError
+    from host_tools.hall.station import Station
+    from host_tools.hall.store import Store, StoreError
+    from host_tools.hall.web import HallServer
+    room = _room(args.room)
+    try:
+        store = Store(args.db or room.file("station.db"))
+    except (StoreError, Exception) as exc:
+        print("hall: the station's database: %s" % exc, file=sys.stderr)
+        return 1
+    station = Station(room, store, delay=args.delay)
+    broker = None
+    if not args.no_broker:
+        try:
+            broker = Broker(room, on_report=station.broker_report).start()
+        except BrokerError as exc:
+            print("hall: %s" % exc, file=sys.stderr)
+            return 1
+    station.start()
+    director = HallServer(station, True, args.http_host, args.http_port, public=args.public)
+    spectators = HallServer(station, False, args.http_host, args.spectators_port,
+                            public=args.public)
+    director.serve_in_thread()
+    spectators.serve_in_thread()
+    pid = room.file("broker", "hall.pid")
+    os.makedirs(os.path.dirname(pid), exist_ok=True)
+    with open(pid, "w") as f:
+        f.write("%d\n" % os.getpid())
+
+    def admitted(*_):                     # hall add: the room's boards again, the broker too
+        fresh = Room(room.path)
+        room.boards = fresh.boards
+        if broker is not None:
+            broker.reload()
+
+    signal.signal(signal.SIGUSR1, admitted)
+    print("hall %r: %d boards admitted; broker %s:%d%s" % (
+        room.name, len(room.boards), room.host, room.port,
+        "" if broker else " (your own: --no-broker)"))
+    print("director:   %s" % director.url)
+    print("spectators: %s" % spectators.url, flush=True)
+    try:
+        _wait()
+    finally:
+        director.stop()
+        spectators.stop()
+        station.stop()
+        if broker is not None:
+            broker.stop()
+        try:
+            os.remove(pid)
+        except OSError:
+            pass
+    return 0
+
+
+def cmd_export(args):
+    from host_tools.hall.exports import export_round
+    from host_tools.hall.station import Station
+    from host_tools.hall.store import Store
+    room = _room(args.room)
+    station = Station(room, Store(args.db or room.file("station.db")), client=False)
+    r = args.round if args.round is not None else station.round
+    out = args.out or room.file("exports", "round-%d" % r)
+    files = export_round(station, r, out)
+    for f in files:
+        print(f)
+    return 0
+
+
+def cmd_picow(args):
+    room = _room(args.room)
+    if args.board not in room.boards:
+        print("hall: board %s is not admitted (hall add %s %s)" % (args.board, args.room,
+                                                                   args.board), file=sys.stderr)
+        return 1
+    conf = {"hall": room.name, "broker": args.broker or room.host, "port": room.port,
+            "password": room.password(args.board), "ssid": args.ssid, "key": args.wifi_key}
+    text = json.dumps(conf) + "\n"
+    if args.output == "-":
+        sys.stdout.write(text)
+    else:
+        fd = os.open(args.output, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+        print("%s written: copy it to the board's data folder (mpremote cp %s :/data/hall.json)"
+              % (args.output, args.output))
+    return 0
+
+
+def cmd_umqtt(args):
+    from host_tools.hall import umqtt
+    from host_tools.web.firmware_process import REPO_ROOT
+    target = args.target or umqtt.default_target(REPO_ROOT)
+    if umqtt.installed(target) and not args.again:
+        print("umqtt.simple is in %s" % target)
+        return 0
+    try:
+        for path in umqtt.fetch(target):
+            print(path)
+    except umqtt.FetchError as exc:
+        print("hall: %s" % exc, file=sys.stderr)
+        return 1
+    return 0
+
+
 def _wait():
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *a: stop.set())
@@ -113,9 +220,37 @@ def main(argv):
     p = sub.add_parser("broker", help="Mosquitto alone")
     p.add_argument("room")
     p.set_defaults(fn=cmd_broker)
+    p = sub.add_parser("run", help="the broker, the station and its pages")
+    p.add_argument("room")
+    p.add_argument("--delay", type=int, default=0, help="moves the spectators are held back")
+    p.add_argument("--db", help="the station's database: a SQLite file (default ROOM/station.db) "
+                                "or a postgresql:// URL (needs psycopg)")
+    p.add_argument("--no-broker", action="store_true",
+                   help="use a broker already running at the room's address (a cluster)")
+    p.add_argument("--http-host", default="127.0.0.1", help="address of the two pages")
+    p.add_argument("--http-port", type=int, default=8470, help="the director's page (0: any)")
+    p.add_argument("--spectators-port", type=int, default=8471,
+                   help="the spectators' page (0: any)")
+    p.add_argument("--public", help="the name spectators and the director use to reach the "
+                                    "pages (e.g. this computer's address in the hall)")
+    p.set_defaults(fn=cmd_run)
+    p = sub.add_parser("export", help="a round's records and results")
+    p.add_argument("room")
+    p.add_argument("--round", type=int)
+    p.add_argument("--db")
+    p.add_argument("--out", help="folder (default ROOM/exports/round-N)")
+    p.set_defaults(fn=cmd_export)
+    p = sub.add_parser("picow", help="hall.json for a Pico W board")
+    p.add_argument("room")
+    p.add_argument("board")
+    p.add_argument("--ssid", required=True)
+    p.add_argument("--wifi-key", default="")
+    p.add_argument("--broker", help="the broker's address as the board reaches it")
+    p.add_argument("-o", "--output", default="hall.json")
+    p.set_defaults(fn=cmd_picow)
+    p = sub.add_parser("umqtt", help="fetch umqtt.simple for the MicroPython unix port")
+    p.add_argument("--target")
+    p.add_argument("--again", action="store_true")
+    p.set_defaults(fn=cmd_umqtt)
     args = ap.parse_args(argv)
     return args.fn(args)
-
-
-def _print_json(obj):
-    print(json.dumps(obj, indent=1))

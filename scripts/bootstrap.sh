@@ -47,6 +47,12 @@ if [ ${#todo[@]} -gt 0 ]; then
     sha256sum "$top/requirements/$f.txt" | cut -d' ' -f1 > "$venv/.installed-$f.sha"
   done
 fi
+# MicroPython's umqtt.simple for the unix port (the Pico W's hall link under test): PyPI's copy is
+# an old upip-style sdist that pip cannot install, so it is fetched and unpacked as upip did.
+if [[ " ${files[*]} " == *" test "* ]] && [ ! -f "$venv/micropython-lib/umqtt/simple.py" ]; then
+  (cd "$top" && "$venv/bin/python" -m host_tools hall umqtt --target "$venv/micropython-lib" >&2) ||
+    echo "bootstrap: umqtt.simple was not fetched (the Pico W hall test will be skipped)" >&2
+fi
 # The MicroPython rp2 stubs shadow CPython's own modules (time, select, ...), so they live in a
 # folder of their own that only host_tools/typecheck.py puts on mypy's path.
 if [[ " ${files[*]} " == *" test "* ]]; then

@@ -254,3 +254,160 @@ def test_a_short_drill_loses_nothing_and_rejects_every_forgery(tmp_path):
     assert r.ok, d
     assert d["games"] >= 12 and d["forged"] == d["forged_rejected"] >= 3
     assert d["broker_restarts"] + d["bridge_kills"] >= 1
+
+
+# -- the station, fed by hand ------------------------------------------------------------------------
+class _Wire:
+    """Stands for the broker between one virtual board and the station: carries the board's
+    lines (losing and repeating some on purpose) and the station's wants back to the board."""
+
+    def __init__(self, station, vb, room):
+        self.station = station
+        self.vb = vb
+        self.room = room
+        self.board = vb.session.identity.board_id
+        self.wants = []
+        self.sent = 0
+
+    def publish(self, topic, payload, qos=0, retain=False):
+        kind = topic.rsplit("/", 1)[1]
+        if kind == "want":
+            self.wants.append(json.loads(payload))
+
+    def carry(self, objs, lose=(), repeat=()):
+        for i, obj in enumerate(objs):
+            r = hall_link.route(obj.get("t"), obj.get("ev"))
+            if r is None or i in lose:
+                continue
+            topic = hall_link.topic(self.room.name, self.board, r[0])
+            for _ in range(2 if i in repeat else 1):
+                self.station._message(None, topic, json.dumps(obj).encode())
+                self.sent += 1
+
+    def answer(self):
+        while self.wants:
+            w = self.wants.pop(0)
+            m = self.vb.mark()
+            self.vb.cmd("export %d %d %d" % (w["s"], w["n"], w.get("m", -1)))
+            self.carry(self.vb.lines[m:])
+
+
+def _played(tmp_path, room, name=b"st01", variant="backgammon", seed=11):
+    import random
+
+    from host_tools.hall.simboard import provision
+    from host_tools.soakplayer import Player
+    board = name.hex()
+    flash = str(tmp_path / ("flash-" + board))
+    provision(flash, board, room.board_key(board))
+    vb = VirtualBoard(variant, flash_dir=flash, fast=True, seed=seed, unique_id=name)
+    vb.pace = 50
+    Player(vb, random.Random(seed), "none").play_match(variant)
+    return vb
+
+
+def test_the_station_keeps_each_line_once_asks_again_for_what_was_lost_and_rejects_forgeries(
+        tmp_path):
+    from host_tools.hall.station import Station
+    from host_tools.hall.store import Store
+    name = b"st01"
+    room = Room.create(str(tmp_path / "room"), boards=[name.hex(), "b2"])
+    vb = _played(tmp_path, room, name)
+    st = Station(room, Store(str(tmp_path / "station.db")), client=False)
+    wire = _Wire(st, vb, room)
+    st._client = wire
+    lines = list(vb.lines)
+    rl = [i for i, o in enumerate(lines) if o.get("t") == "rl"]
+    lose = set(rl[5::9]) | {rl[-1]}                  # some lines lost, the last (the end) too
+    repeat = set(rl[3::11])
+    wire.carry(lines, lose=lose, repeat=repeat)
+    assert wire.wants, "a gap must be asked for"
+    for _ in range(20):
+        wire.answer()
+        with st.lock:
+            game = st.boards[name.hex()].games[vb.session.journal.serial]
+        if game.done():
+            break
+        for g in st.boards[name.hex()].games.values():
+            if not g.done():
+                st._want(st.boards[name.hex()], g, force=True)
+    record = vb.record()
+    assert game.state == "complete", game.notes
+    assert [game.lines[n] for n in range(game.next)] == record["lines"]
+    assert st.counts["duplicates"] >= len(repeat) and st.counts["rejected"] == 0
+    assert game.result["winner"] in (0, 1) and game.result["turns"] == len(game.turns)
+    view = st.spectators()[0]
+    assert view["result"] is not None and view["board"] == name.hex()
+    # forgeries: the board's line under another board's topic, a broken seal, nonsense
+    good = record["lines"][3]
+    bad = good[:-1] + ("0" if good[-1] != "0" else "1")
+    before = st.counts["rejected"]
+    for board, line in (("b2", good), (name.hex(), bad), (name.hex(), "x" * 40)):
+        st._message(None, hall_link.topic(room.name, board, "line"),
+                    json.dumps({"t": "rl", "s": 2, "l": line}).encode())
+    st._message(None, hall_link.topic(room.name, "intruder", "line"), b"{}")
+    assert st.counts["rejected"] == before + 3
+    kinds = sorted(r["kind"] for r in st.store.reports())
+    assert kinds.count("rejected") == 3 and "unknown" in kinds
+    # the station restarted: the games come back from its database, checked again
+    st.store.flush()
+    again = Station(room, Store(str(tmp_path / "station.db")), client=False)
+    g2 = again.boards[name.hex()].games[vb.session.journal.serial]
+    assert g2.state == "complete" and g2.next == game.next
+    vb.close()
+
+
+def test_the_directors_page_is_guarded_and_the_spectators_page_only_reads(tmp_path):
+    import urllib.error
+    import urllib.request
+
+    from host_tools.hall.station import Station
+    from host_tools.hall.store import Store
+    from host_tools.hall.web import HallServer
+    room = Room.create(str(tmp_path / "room"), boards=["b1"])
+    st = Station(room, Store(str(tmp_path / "db")), client=False)
+    director = HallServer(st, True)
+    spectators = HallServer(st, False)
+    director.serve_in_thread()
+    spectators.serve_in_thread()
+
+    def call(url, method="GET", headers=None, body=None):
+        req = urllib.request.Request(url, method=method, headers=headers or {}, data=body)
+        try:
+            with urllib.request.urlopen(req, timeout=10) as r:
+                return r.status, r.read()
+        except urllib.error.HTTPError as exc:
+            return exc.code, exc.read()
+
+    try:
+        d = director.url
+        base = d.split("?")[0]
+        token = d.split("t=")[1]
+        js = {"Content-Type": "application/json", "Origin": base.rstrip("/")}
+        assert call(d)[0] == 200
+        assert call(base)[0] == 403
+        assert call(base + "api/state?t=nope")[0] == 403
+        assert call(base + "api/state?t=" + token, headers={"Host": "evil.example:80"})[0] == 403
+        assert json.loads(call(base + "api/state?t=" + token)[1])["boards"][0]["id"] == "b1"
+        act = base + "api/act?t=" + token
+        cases = [({"do": "round", "n": 3}, 200), ({"do": "round", "n": 0}, 400),
+                 ({"do": "seat", "round": 3, "board": "b1", "white": "Ada", "black": "Bo"}, 200),
+                 ({"do": "seat", "round": 3, "board": "zz", "white": "", "black": ""}, 400),
+                 ({"do": "seat", "round": 3, "board": "b1", "white": "x\n", "black": ""}, 400),
+                 ({"do": "launch"}, 400), ([1], 400)]
+        for body, code in cases:
+            assert call(act, "POST", js, json.dumps(body).encode())[0] == code, body
+        assert st.round == 3 and st.store.seats()[0]["white"] == "Ada"
+        assert call(act, "POST", dict(js, Origin="http://evil.example"), b"{}")[0] == 403
+        assert call(act, "POST", {"Content-Type": "application/json"}, b"{}")[0] == 403
+        assert call(act, "POST", dict(js, **{"Content-Type": "text/plain"}), b"{}")[0] == 415
+        s = spectators.url
+        assert call(s)[0] == 200 and call(s + "api/views")[0] == 200
+        for method in ("POST", "PUT", "DELETE"):
+            assert call(s + "api/views", method, body=b"{}")[0] == 405
+        assert call(s + "api/state")[0] == 404
+        assert call(s + "api/views?boards=" + ",".join("b%d" % i for i in range(100)))[0] == 400
+        assert call(s + "static/../keys.json")[0] == 404
+    finally:
+        director.stop()
+        spectators.stop()

@@ -36,6 +36,9 @@ WANT_AGAIN_S = 1.0       # a want not answered is sent again after this long
 CHECK_S = 0.25           # the station's clock: flush, wants, connection states
 SUBSCRIBED = (hall_link.LINE, hall_link.TAG, hall_link.STATUS, hall_link.EV, hall_link.CONN)
 ENDINGS = ("end", "abandon")
+# events the director must see until cleared (a mismatch or a flag shows while it lasts: the
+# board's status says it)
+ALERTING = ("time_out", "hw_fault", "sensor_fault", "storage_full", "journal_lost", "fatal")
 EVENTS_KEPT = 40
 LISTENER_BACKLOG = 2000
 
@@ -321,10 +324,6 @@ class Station:
     def status(self, st, msg, now):
         st.status = msg
         st.status_at = now
-        if msg.get("phase") == "flagged":
-            self._alert(st, "a flagged play awaits a ruling: %s" % msg.get("verdict", "") )
-        if msg.get("board") == "mismatch":
-            self._alert(st, "the checkers do not match the game (mismatch)")
         self.store.put_board(st.id, st.kid, msg, st.conn, now)
         serial = msg.get("serial")
         if isinstance(serial, int) and serial >= 1:
@@ -338,8 +337,7 @@ class Station:
         name = msg.get("ev") or msg.get("t")
         st.events.append([now, msg])
         del st.events[:-EVENTS_KEPT]
-        if name in ("time_out", "hw_fault", "sensor_fault", "storage_full", "journal_lost",
-                    "mismatch", "fatal") and msg.get("fault", True):
+        if name in ALERTING and msg.get("fault", True) and msg.get("zones", True):
             self._alert(st, "%s %s" % (name, json.dumps({k: v for k, v in msg.items()
                                                           if k not in ("t", "ev")})))
         self._changed(st)
@@ -459,6 +457,7 @@ class Station:
         st.rejected += 1
         self._alert(st, "rejected: " + why)
         self.report(st.id, "rejected", why, detail)
+        self._changed(st)
 
     def report(self, board, kind, why, detail=""):
         """Put a report on record (the director's page lists them)."""
@@ -473,10 +472,12 @@ class Station:
             self.report(board, "denied", "the broker refused a publish by %s on %s (not its "
                         "topic)" % (who, what), what)
             with self.lock:
-                if who in self.boards:
-                    self._alert(self.boards[who], "published on another board's topic: %s"
-                                % what)
-                    self.counts["rejected"] += 1
+                self.counts["rejected"] += 1
+                if who in self.room.boards:
+                    st = self._board(who)
+                    st.rejected += 1
+                    self._alert(st, "published on another board's topic: %s" % what)
+                    self._changed(st)
         elif kind == "refused":
             self.report(who, "refused", "the broker refused a login (%s)" % what)
 
@@ -521,7 +522,8 @@ class Station:
         if not self.listeners:
             self._publish_view(st)
             return
-        self._broadcast({"t": "board", "board": views.glance(st, time.time())})
+        self._broadcast({"t": "board", "board": views.glance(st, time.time()),
+                         "counts": dict(self.counts)})
         self._publish_view(st)
 
     def _publish_view(self, st):
@@ -573,6 +575,12 @@ class Station:
         with self.lock:
             st = self.boards.get(board)
             return None if st is None else views.live(st, time.time())
+
+    def watchable(self):
+        """The boards the spectators can follow: those with a game the station holds."""
+        with self.lock:
+            return sorted(st.id for st in self.boards.values()
+                          if st.id in self.room.boards and views.current(st) is not None)
 
     def spectators(self, boards=None):
         with self.lock:

@@ -110,7 +110,9 @@ def spectator(st, delay=0):
     if game is None:
         return None
     h = game.header
-    shown = game.turns[:max(0, len(game.turns) - delay)] if delay else game.turns
+    # held back while the game goes on; all of it once the game is over
+    shown = game.turns[:max(0, len(game.turns) - delay)] if delay and not game.done() \
+        else game.turns
     variant = h.get("variant")
     try:
         rules = _rules(variant, tuple(sorted((h.get("options") or {}).items())))
