@@ -354,3 +354,64 @@ def test_match_state_and_restore():
     old.restore({"score": [1, 2]})                        # a record from before games were kept
     assert old.state() == {"score": [1, 2], "games": 0, "crawford_done": False,
                            "crawford_next": False}
+
+
+CLOSED = ({"bar": 1, 13: 14}, {6: 2, 5: 2, 4: 2, 3: 2, 2: 2, 1: 5})   # on the bar, home board shut
+
+
+def test_a_closed_out_side_passes_without_a_throw():
+    g = Game(BG)
+    with pytest.raises(GameError) as err:
+        g.pass_turn()
+    assert str(err.value) == "not now: the game is in phase 'opening', this needs roll"
+    g.pos = pos_from(BG, *CLOSED)
+    g.phase = ROLL
+    assert g.closed_out()
+    g.dice = (6, 5)
+    g.pass_turn()
+    assert g.history == [{"side": 0, "dice": None, "kind": NORMAL, "steps": [], "condoned": None}]
+    assert (g.side, g.phase, g.dice, g.played) == (1, ROLL, None, [1, 0])
+    assert not g.closed_out()                  # Black can play
+    with pytest.raises(GameError) as err:
+        g.pass_turn()
+    assert str(err.value) == "side 1 is not closed out: it must throw"
+    assert g.side == 1 and len(g.history) == 1 and g.played == [1, 0]
+
+
+def test_closed_out_counts_the_first_turn_head_exception():
+    # long nardy, first turn: 6-6 plays two off the head, so nothing is closed out at the start
+    g = Game(get_rules("long"))
+    g.opening_roll(5, 2)
+    assert not g.closed_out()
+
+
+def test_only_the_last_entry_is_kept_when_asked():
+    g = Game(BG)
+    g.keep_history = False
+    g.opening_roll(6, 5)
+    _play(g, (24, 6), (18, 5))
+    g.roll(2, 1)
+    _play(g, *[(s, d) for s, _t, d, _h in g.turn.plays()[0]])
+    assert len(g.history) == 1 and g.history[0]["side"] == 1 and g.played == [1, 1]
+
+
+def test_adopting_a_recorded_final_position():
+    g = Game(BG)
+    g.opening_roll(6, 5)
+    final = g.pos.copy()
+    final.board[24] -= 1
+    final.board[13] += 1
+    g.adopt(final, 0)
+    assert g.history == [{"side": 0, "dice": None, "kind": NORMAL, "steps": None, "condoned": None}]
+    assert (g.side, g.phase, g.turn, g.played) == (1, ROLL, None, [1, 0])
+    assert g.pos.count(0, 13) == 6 and g.pos.turn == 1
+    m = Game(get_rules("matador"))
+    m.opening_roll(2, 5)
+    m.adopt(m.pos.copy(), 0, MATADOR)          # a matador turn adopted: its doublet comes next
+    assert (m.phase, m.side, m.kind, m.history[-1]["kind"]) == (DOUBLET, 0, MATADOR, MATADOR)
+    end = pos_from(BG, {"off": 15}, {6: 15}, turn=1)
+    g.adopt(end, 1)
+    assert (g.phase, g.winner, g.points, g.result) == (OVER, 1, 2, "bearoff")
+    with pytest.raises(GameError) as err:
+        g.adopt(end, 0)
+    assert str(err.value) == "the game is over"
