@@ -378,6 +378,14 @@ def test_a_closed_out_side_passes_without_a_throw():
     assert g.side == 1 and len(g.history) == 1 and g.played == [1, 0]
 
 
+def test_black_closed_out_passes_to_white():
+    g = Game(BG)
+    g.pos = pos_from(BG, *CLOSED, turn=1)
+    g.phase = ROLL
+    g.pass_turn()
+    assert (g.side, g.played, g.history[-1]["side"]) == (0, [0, 1], 1)
+
+
 def test_closed_out_counts_the_first_turn_head_exception():
     # long nardy, first turn: 6-6 plays two off the head, so nothing is closed out at the start
     g = Game(get_rules("long"))

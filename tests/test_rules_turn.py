@@ -203,6 +203,16 @@ def test_doubles_counted_listed_and_walked_alike(variant, options, mover, opp, d
     assert all(len(p) == turn.max_steps for p in plays)
 
 
+def test_plays_packed_appends_to_the_container_given():
+    from array import array
+    turn = Turn(BG, START, (6, 5))
+    plays = turn.plays_packed()
+    out = array("I", [7])
+    assert turn.plays_packed(out) is out and list(out) == [7] + plays
+    mine = [1, 2]
+    assert turn.plays_packed(mine) is mine and mine == [1, 2] + plays
+
+
 def test_questions_in_mid_turn_keep_the_steps():
     turn = Turn(BG, START, (3, 3))
     whole = Turn(BG, START, (3, 3))

@@ -168,6 +168,18 @@ SCORES = [
 ]
 
 
+@pytest.mark.parametrize("name,options,results", [
+    ("backgammon", {}, (1, 2, 3)), ("short", {}, (1, 2, 4, 8)),
+    ("short", {"scoring": "backgammon"}, (1, 2, 3)), ("jacquet", {}, (1, 2, 4, 8)),
+    ("jacquet", {"scoring": "backgammon"}, (1, 2, 3)), ("matador", {}, (1, 2, 4, 8)),
+    ("long", {}, (1, 2, 4)), ("long", {"scoring": "fnr"}, (1, 2)),
+    ("long", {"scoring": "koks"}, (1, 2, 3)), ("persian", {}, (1, 2)),
+])
+def test_what_a_game_can_be_won_for(name, options, results):
+    # the scores the profiles above give, lowest first (a resignation offers one of them)
+    assert get_rules(name, **options).results == results
+
+
 @pytest.mark.parametrize("rules,loser,points", SCORES)
 def test_scores_for_either_winner(rules, loser, points):
     for winner in (0, 1):
