@@ -21,6 +21,7 @@ fails is dropped and tried again later, and the lines meanwhile wait on flash fo
 ``want``. Elsewhere this module is not loaded on the board (the host tools import its names).
 """
 
+import gc
 import json
 
 try:
@@ -130,6 +131,8 @@ class Link:
         app.session.emit = hall_emit
         app.write = hall_write
         app.tick = hall_tick
+        if app.sim is not None:         # the simulated hands tick the board while they wait
+            app.sim.tick = hall_tick
 
     def out(self, kind, ev, text):
         r = route(kind, ev)
@@ -176,6 +179,7 @@ class Link:
         if not self.wifi_up():
             self.retry = _RETRY_MS
             return
+        gc.collect()                # room for the client's code in a heap that play fragments
         from umqtt.simple import MQTTClient
         cfg = self.cfg
         me = self.board.encode()
@@ -232,8 +236,11 @@ def run(app, words, fail, need):
     """hall [on]: the link's state; ``on`` (the App at start-up) starts the link."""
     global LINK
     if len(words) > 1 and words[1] == "on":
-        if LINK is not None and LINK.app is app:
-            return
+        if LINK is not None:
+            if LINK.app is app:
+                return
+            if LINK.client is not None:     # the board restarted (simulated): a fresh link
+                LINK.drop(OSError("restart"))
         raw = app.session.journal.storage.read(CONFIG)
         try:
             cfg = json.loads(bytes(raw).decode())
