@@ -1,4 +1,5 @@
-"""The board's boot file: MENU held at power-up gives safe mode, where main.py does not run."""
+"""The board's boot file: MENU held at power-up gives safe mode, where main.py does not run
+(unless the board is locked for tournament play: then the firmware always starts)."""
 
 # The rp2 port runs main.py only when boot.py finished without an exception (ports/rp2/main.c:
 # `ret != 0`). Safe mode therefore ends boot.py with SafeMode: the firmware is not started and
@@ -27,8 +28,21 @@ def menu_held(samples=10):
     return True
 
 
+def locked(names=("/data/lock", "/data/lock.b")):
+    """The tournament lock is on flash (firmware/board/identity.py keeps it in two copies): a
+    copy that exists and does not say it is off counts as locked, as the firmware counts it."""
+    for name in names:
+        try:
+            with open(name, "rb") as f:
+                if b'"locked": false' not in f.read():
+                    return True
+        except OSError:
+            pass
+    return False
+
+
 try:
-    SAFE_MODE = menu_held()
+    SAFE_MODE = menu_held() and not locked()    # a locked board's REPL needs the director
 except Exception:          # a pin that cannot be read must never stop the board from booting
     SAFE_MODE = False
 

@@ -6,11 +6,8 @@ import sys
 import binascii
 
 from firmware.board.session import Session, P0, P1, MENU
-from firmware.board.ledview import LedView
-from firmware.board.hwfaults import HwFaults
 from firmware.drivers.dice import DiceFault
 from firmware.board.tracker import SETTLED, MISMATCH
-from firmware.board import protocol
 from firmware.board.zonemap import zone_name
 from firmware.drivers.buttons import BTN_P0, BTN_P1, BTN_MENU, LONG
 
@@ -29,9 +26,10 @@ class App:
         self.variant = variant
         world = hw.sim
         self.sim = None
+        self.features = {}   # commands of feature modules this board adds (protocol.FEATURES)
         if world is not None:
             from firmware.sim.hands import SimHands
-            protocol.FEATURES["sim"] = "firmware.sim.hands"   # the sim's own commands
+            self.features["sim"] = "firmware.sim.hands"   # the sim's own commands
             hands = getattr(world, "hands", None)
             if hands is None:
                 hands = SimHands(world)
@@ -39,13 +37,13 @@ class App:
             hands.tick = self.tick
             self.sim = hands
         if hw.config.wifi:          # a Pico W: its link to the tournament hall (hall_link.py)
-            protocol.FEATURES["hall"] = "firmware.board.hall_link"
+            self.features["hall"] = "firmware.board.hall_link"
         self.powered = True
-        self.hwfaults = HwFaults(hw)
+        self.hwfaults = None   # (built in ``start``, after the resume: at boot their code and
+        self.view = None       # the protocol's come after the journal's, which needs the room)
         self.by = "host"     # who sent the command being run (protocol: host or director)
         self.session = Session(hw.storage, hw.dice.roll, hw.zones.capacity, self.emit,
                                self._clock, hw.board_id)
-        self.view = LedView(hw.leds)
         self.dirty = True
         self._phase = -1
         self._last = bytearray(28)
@@ -61,7 +59,7 @@ class App:
         obj = {"t": kind}
         for k in fields:
             obj[k] = fields[k]
-        if kind == "status":
+        if kind == "status" and self.hwfaults is not None:
             obj["hw_faults"] = self.hwfaults.active()     # failed parts (hwfaults.PARTS)
         self.write(json.dumps(obj))
         self.dirty = True
@@ -74,9 +72,13 @@ class App:
                             "locked": self.session.auth.locked})
         if not self.session.resume():
             self.session.new_match(self.variant)
-        if "hall" in protocol.FEATURES:          # loaded for good: it publishes every line
-            protocol.features.load(protocol.FEATURES["hall"]).run(self, ["hall", "on"], None,
-                                                                  None)
+        from firmware.board.ledview import LedView
+        from firmware.board.hwfaults import HwFaults
+        self.hwfaults = HwFaults(self.hw)
+        self.view = LedView(self.hw.leds)
+        if "hall" in self.features:              # loaded for good: it publishes every line
+            from firmware import board as features
+            features.load(self.features["hall"]).run(self, ["hall", "on"], None, None)
         self.tick(self.hw.ticks_ms())
 
     def tick(self, now):
@@ -124,8 +126,8 @@ class App:
         animated = tr.flash or tr.ambiguous or tr.state == MISMATCH \
             or not self.session.setup_done or self.session.verdict is not None \
             or self.session.resign_offer is not None \
-            or LedView.clock_low(self.session, now) or self.hwfaults.bits \
-            or LedView.animated(self.session, now)
+            or self.view.clock_low(self.session, now) or self.hwfaults.bits \
+            or self.view.animated(self.session, now)
         phase = (now // 125) if animated else -1
         if not force and phase == self._phase:
             return
@@ -148,6 +150,7 @@ class App:
     def line(self, text):
         """One command line from the host."""
         if self.powered:
+            from firmware.board import protocol
             protocol.handle(self, text)
 
     def power_cut(self):

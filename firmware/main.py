@@ -63,8 +63,26 @@ class Runner:
             from firmware.drivers import hardware
             hw = hardware.build()
         self.reader = LineReader()
+        self.closed = None    # the REPL's state: closed while the board is locked (``guard``)
         gc.collect()          # the description's parse is garbage now: free it before the App
         self.app = self._boot(hw)   # is built, so the App's long-lived objects fill its place
+        self.guard()
+
+    def guard(self):
+        """On a board, the REPL is closed while it is locked for tournament play: Ctrl-C is a
+        plain byte then (no KeyboardInterrupt, so no prompt, no raw REPL, no reading the flash);
+        unlocked, Ctrl-C stops the firmware as usual (deploy, calibrate)."""
+        locked = self.app.session.auth.locked
+        if self.sim or locked == self.closed:
+            return
+        self.closed = locked
+        try:
+            import micropython
+            # on a board Ctrl-C then arrives as a byte the host link drops; the unix port (the
+            # fake board in tests) would die of the signal instead, so there ``run`` catches it
+            micropython.kbd_intr(-1 if locked and sys.platform != "linux" else 3)
+        except (ImportError, AttributeError):     # CPython: no REPL to close
+            pass
 
     def _boot(self, hw):
         from firmware.app import App
@@ -91,6 +109,8 @@ class Runner:
             self.app.line(text)
             if not self.app.powered and self.world is not None:
                 self.reboot()
+        if n:
+            self.guard()                 # a command may have locked or unlocked the board
         return -1 if self.reader.eof else n
 
     def run(self):
@@ -98,13 +118,17 @@ class Runner:
         it), then the host's lines; straight on while lines wait. One loop, no scheduler: the
         scan and the host share one thread, and neither can starve the other."""
         while True:
-            if not self.virtual:
-                self.app.tick(self.app.hw.ticks_ms())
-            n = self.poll_host()
-            if n < 0:
-                return
-            if not n:
-                _sleep_ms(SCAN_MS)
+            try:
+                if not self.virtual:
+                    self.app.tick(self.app.hw.ticks_ms())
+                n = self.poll_host()
+                if n < 0:
+                    return
+                if not n:
+                    _sleep_ms(SCAN_MS)
+            except KeyboardInterrupt:
+                if not self.closed:       # unlocked: Ctrl-C stops the firmware (the REPL opens)
+                    raise
 
 
 def main(argv=None):
@@ -118,7 +142,15 @@ def main(argv=None):
         import json
         write_line(json.dumps({"t": "fatal", "msg": str(exc)}))
         return 1
-    runner.run()
+    try:
+        runner.run()
+    except Exception:
+        # a crash: on a locked board the firmware starts again at once, never a prompt where
+        # the flash (its key, the dice seed) could be read; unlocked, the traceback is shown
+        if not runner.sim and runner.closed:
+            import machine
+            machine.reset()
+        raise
     return 0
 
 

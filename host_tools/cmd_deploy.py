@@ -268,6 +268,16 @@ def write_file(transport, item, progress):
                    % (item.remote, temp, item.remote))
 
 
+def _locked(transport):
+    """Whether the firmware on the port says it is locked (it answers ``identity``)."""
+    from host_tools.serial_link import exchange
+    try:
+        answer = exchange(transport.serial, "identity", timeout=3)
+    except (OSError, AttributeError):
+        return False
+    return any(o.get("t") == "identity" and o.get("locked") for o in answer)
+
+
 def deploy(port, root=REPO_ROOT, dry_run=False, reset=True, out=sys.stdout, front_end=None):
     """Bring the board on ``port`` in step with the build; returns (copied, removed) paths."""
     from mpremote.transport import TransportError
@@ -281,7 +291,14 @@ def deploy(port, root=REPO_ROOT, dry_run=False, reset=True, out=sys.stdout, fron
     except TransportError as exc:
         raise DeployError("cannot open %s: %s" % (port, exc))
     try:
-        enter_raw_repl(transport)
+        try:
+            enter_raw_repl(transport)
+        except TransportError:
+            if _locked(transport):
+                raise DeployError("the board on %s is locked for tournament play: its REPL opens "
+                                  "only when the director unlocks it (python -m host_tools "
+                                  "director unlock --port %s --keys KEYFILE)" % (port, port))
+            raise
         found = survey(transport, items)
         to_copy, to_remove = plan(items, found)
         if dry_run:

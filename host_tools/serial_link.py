@@ -80,3 +80,30 @@ class SerialLink:
         finally:
             if self.on_close is not None and not self._closing.is_set():
                 self.on_close()
+
+
+def exchange(ser, line, timeout=10.0):
+    """Send one command line on an open port and collect the board's answer objects up to its
+    ``ok`` or ``err`` (lines that are not JSON, such as a REPL's, are skipped); [] on a timeout."""
+    import json
+    import time
+    ser.reset_input_buffer()
+    ser.write((line.rstrip("\r\n") + "\n").encode("utf-8"))
+    ser.flush()
+    out = []
+    pending = b""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        chunk = ser.read(ser.in_waiting or 1)
+        pending += chunk
+        while b"\n" in pending:
+            raw, pending = pending.split(b"\n", 1)
+            try:
+                obj = json.loads(raw.decode("utf-8", "replace"))
+            except ValueError:
+                continue
+            if isinstance(obj, dict):
+                out.append(obj)
+                if obj.get("t") in ("ok", "err"):
+                    return out
+    return []

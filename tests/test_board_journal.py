@@ -78,8 +78,10 @@ def test_a_save_only_appends_what_is_new():
     before = dict(st.files)
     j.append({"k": "set", "mode": "referee"})
     j.save()
-    changed = [n for n in st.files if st.files[n] != before.get(n)]
-    assert changed == [j.file(1)] and st.files[changed[0]].startswith(before[changed[0]])
+    changed = sorted(n for n in st.files if st.files[n] != before.get(n))
+    assert changed == [j.file(1), j.file(1, "n")]           # the lines, and their count
+    assert st.files[j.file(1)].startswith(before[j.file(1)])
+    assert j.noted(1) == (j.count, j.head)
 
 
 def test_each_line_proves_its_board_game_and_place():
@@ -189,7 +191,7 @@ def test_games_are_kept_within_the_budget_exported_ones_first_never_the_current(
     assert j.games() == [3, 5, 6, 7]
     j.prune(0)
     assert j.games() == [7]                                  # the game in progress stays
-    assert sorted(st.names()) == ["g7"]                      # no marker left behind
+    assert sorted(st.names()) == ["g7", "g7.n"]              # no marker left behind
 
 
 def test_a_full_flash_prunes_old_games_then_keeps_lines_in_ram_until_there_is_room():

@@ -19,11 +19,21 @@ from host_tools.soakplayer import Player
 GNUBG = "/usr/games/gnubg"
 
 
-def play_match(setup, match_to, seed, double=0.0, noise="none", mode="guide", games=99):
+def play_match(setup, match_to, seed, double=0.0, noise="none", mode="guide", games=99,
+               provision=None):
     """Play a match (or its first ``games`` games) on the frame-level simulated board with a
     scripted player (manual dice); the cube is turned with probability ``double`` when allowed.
-    Returns the records exported at the end of each game (the board's ``export`` answer)."""
+    Returns the records exported at the end of each game (the board's ``export`` answer).
+    ``provision``: a director's secret that provisions the board's key first."""
     vb = VirtualBoard(setup.split()[0], fast=True)
+    if provision is not None:                    # the board gets its key from this director
+        from host_tools.director import BoardClient, Director
+
+        def send(line):
+            m = vb.mark()
+            vb.cmd(line)
+            return vb.lines[m:]
+        BoardClient(send).provision(Director(provision))
     rng = random.Random(seed)
     player = Player(vb, random.Random(seed + 1), noise=noise)
     records = []

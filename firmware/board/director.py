@@ -22,10 +22,10 @@ except ImportError:                 # CPython (host tools)
 _NONCE_MS = const(120000)
 
 
-def signature(identity, nonce, command):
-    """The MAC a director's ``command`` must carry for ``nonce`` (the director's tools compute
-    the same)."""
-    return identity.mac.hex("dir|", identity.board_id, "|", nonce, "|", command)
+def signature(mac, board_id, nonce, command):
+    """The MAC (an ``identity.Mac`` under the board's key) a director's ``command`` must carry
+    for ``nonce``; the director's tools compute the same (host_tools/director.py)."""
+    return mac.hex("dir|", board_id, "|", nonce, "|", command)
 
 
 def identity_fields(session):
@@ -67,7 +67,8 @@ def run(app, words, fail, need):
             fail("the challenge expired; ask again (auth)")
         if s.identity.open:
             fail("the board has no key: provision it first")
-        if not equal(words[1].lower(), signature(s.identity, nonce, " ".join(words[2:]))):
+        if not equal(words[1].lower(), signature(s.identity.mac, s.identity.board_id, nonce,
+                                               " ".join(words[2:]))):
             auth.failures += 1
             fail("the director's signature does not match")
         from firmware.board import protocol    # loaded: it is running this command

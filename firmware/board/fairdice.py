@@ -86,7 +86,14 @@ class FairDice:
         commitment for the journal."""
         from firmware.drivers.storage import write_copies
         seed = bytes([self.roll_die() for _ in range(SEED_BYTES)])
-        write_copies(self.storage, SEED_FILES, binascii.hexlify(seed))
+        try:
+            write_copies(self.storage, SEED_FILES, binascii.hexlify(seed))
+        except OSError:            # a full flash: the reserve makes room, or the seed lives in
+            self.storage.remove("reserve")   # RAM (lost in a power cut: a new one, on record)
+            try:
+                write_copies(self.storage, SEED_FILES, binascii.hexlify(seed))
+            except OSError:
+                pass
         self.seed = seed
         self.next = 0
         self.mix = b""

@@ -8,12 +8,17 @@ Whole lines missing show as gaps in ``n``; a game's last line shows where it end
 
 Game ``s`` lives in the file ``g<s>``, written only by appending (littlefs commits an append when
 the file is closed: a power cut keeps the file as it was, or at worst leaves a torn last line,
-which the reader drops and reports), beside ``g<s>.h`` (a copy of its header line) and, once its
-record was exported, ``g<s>.x``. Only lines not yet on flash are kept in RAM, and a game is read
+which the reader drops and reports), beside ``g<s>.h`` (a copy of its header line), ``g<s>.n``
+(how many lines are on flash and the last one's seal, sealed too: a file cut short at a line's
+end is found by it) and, once its record was exported, ``g<s>.x``. Only lines not yet on flash are kept in RAM, and a game is read
 back ``CHUNK`` bytes at a time, so a game of any length needs about a kilobyte. The flash keeps
 the last ``_MAX_GAMES`` games up to ``_BUDGET`` bytes: the oldest games already exported go first,
-never the game in progress; when the flash is full anyway, the lines wait in RAM (``full``) and
-go out at the next save that succeeds: play never stops.
+never the game in progress. Beside them lies ``reserve``, ``_RESERVE`` bytes of nothing: when the
+flash is full (of other files) and no old game is left to go, the reserve goes, and the game in
+progress has room for about a hundred more turns; it is laid again when a new game starts (old
+games go first if it needs their room). Only when
+that is used up too do lines wait in RAM (``full``, which the board reports) until a save
+succeeds: play never stops.
 """
 
 import json
@@ -24,9 +29,10 @@ except ImportError:                 # CPython (host tools)
     def const(x):
         return x
 
-CHUNK = 1024             # bytes read at a time
+CHUNK = 512              # bytes read at a time (small: a fragmented heap still has room)
 _BUDGET = const(393216)  # journal bytes kept on flash (384 KB; a 300-turn game is about 60 KB)
 _MAX_GAMES = const(24)
+_RESERVE = const(32768)  # flash kept free for the game in progress, as a file (~100 turns)
 
 
 class Journal:
@@ -85,20 +91,66 @@ class Journal:
         wait in RAM, ``full`` is set, and the next save tries again)."""
         if not self.pending:
             return True
-        name = self.file(self.serial)
-        try:
-            self.storage.append(name, self.pending)
-        except OSError:
-            self.prune(0)           # make room: old games go, never this one
+        for attempt in (0, 1, 2):
             try:
-                self.storage.append(name, self.pending)
+                self.storage.append(self.file(self.serial), self.pending)
+                break
             except OSError:
-                self.full = True
-                return False
+                if attempt == 2:
+                    self.full = True
+                    return False
+                if attempt == 0:
+                    self.prune(0)   # make room: old games go, never this one
+                else:
+                    self.storage.remove("reserve")
         self.writes += 1
         self.pending = bytearray()
         self.full = False
+        note = "%d %s" % (self.count, self.head)
+        self.put(self.file(self.serial, "n"), (note + " " + self.seal(note)).encode())
         return True
+
+    def put(self, name, data):
+        """Replace a small file the game needs beside its lines (the header's copy, the note,
+        the clock, the dice seed), taking the reserve's room when the flash is full. False when
+        it could not be written (the game goes on without it)."""
+        for attempt in (0, 1):
+            try:
+                self.storage.write_atomic(name, data)
+                return True
+            except OSError:
+                self.storage.remove("reserve")
+        return False
+
+    def noted(self, serial):
+        """(count, head) the last save of game ``serial`` noted, or None (no note, or one that
+        does not hold)."""
+        data = self.storage.read(self.file(serial, "n"))
+        try:
+            count, head, s = bytes(data).decode().split(" ")
+            if self.seal("%s %s" % (count, head), serial) == s:
+                return int(count), head
+        except (ValueError, TypeError, AttributeError, UnicodeError):
+            pass
+        return None
+
+    def lay_reserve(self):
+        """Keep ``_RESERVE`` bytes of flash for the game in progress (written a kilobyte at a
+        time), old games removed for it if need be. False when the flash has no room for it even
+        then (the board warns: the game may outgrow the flash)."""
+        st = self.storage
+        block = bytes(1024)
+        for attempt in (0, 1):
+            have = st.size("reserve")
+            try:
+                while have < _RESERVE:
+                    st.append("reserve", block)
+                    have += 1024
+                return True
+            except OSError:
+                if attempt == 0:
+                    self.prune(0)
+        return False
 
     def games(self):
         """Serial numbers of the games on flash, oldest first."""
@@ -138,7 +190,7 @@ class Journal:
             if serial == self.serial or serial == keep:
                 continue
             total -= st.size(self.file(serial))
-            for kind in ("", "h", "x"):
+            for kind in ("", "h", "x", "n"):
                 st.remove(self.file(serial, kind))
             left -= 1
             pruned.append(serial)

@@ -80,7 +80,8 @@ def run(app, words, by):
     """Run one command (its words) from ``by``; raises CommandError/ValueError when refused."""
     name = words[0].lower()
     fn = COMMANDS.get(name)
-    if fn is None and name not in FEATURES:
+    module = FEATURES.get(name) or getattr(app, "features", {}).get(name)
+    if fn is None and module is None:
         raise CommandError("unknown command %r (try help)" % name[:20])
     if name in GATED and by != "dir" and app.session.auth.locked:
         raise CommandError("the board is locked for tournament play: only the director may "
@@ -89,7 +90,7 @@ def run(app, words, by):
     if fn is not None:
         fn(app, words)
         return
-    module = FEATURES[name]           # a feature module, loaded for this command only
+    # a feature module, loaded for this command only
     resident = module in features.sys.modules
     try:
         features.load(module).run(app, words, _fail, _need)

@@ -232,6 +232,12 @@ def resume(session):
         s.notice = ("journal", s.clock() + 10000)
         journal.serial = serial
         return False
+    noted = journal.noted(serial)
+    if noted is not None and noted[0] > w.count:   # the file ends before its last save did
+        gap = [w.count, noted[0] - 1, "cut off the end of the journal"]
+        w.lost.append(gap)
+        replay.lost(gap[0], gap[1], gap[2])
+        w.count, w.head = noted
     journal.start(serial, w.count, w.head)
     if w.torn:                       # end the torn line, so what is appended starts clean
         journal.storage.append(journal.file(serial), b"\n")

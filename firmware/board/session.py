@@ -149,6 +149,9 @@ class Session:
         self.call = (0, True)
         self.journal.start(serial)
         self.journal.prune()
+        if not self.journal.lay_reserve():
+            self.emit("ev", {"ev": "storage_low", "why": "the flash has no room kept for this "
+                                                         "game: export and clear old files"})
         head = self._header(prev, by)
         self.dice.seed = None
         self.dice.expected = None
@@ -159,7 +162,7 @@ class Session:
                 pass             # seed; its first throw commits one, or is refused while it lasts
         self.journal.append(head)
         # a copy of the header beside the segments: a damaged header never loses the game
-        self.journal.storage.write_atomic(self.journal.file(serial, "h"), bytes(self.journal.pending))
+        self.journal.put(self.journal.file(serial, "h"), bytes(self.journal.pending))
         self._save()
         self.tracker.follow(None, self.game.pos)
         self.emit("ev", {"ev": "new_game", "variant": self.variant, "game": self.match.games + 1,
@@ -245,10 +248,7 @@ class Session:
             self._ckpt_t = now        # the period on flash: what a reset must charge
             data = {"serial": self.journal.serial, "n": self.journal.count, "side": gc_.side,
                     "used": gc_.elapsed(now), "left": list(gc_.left)}
-            try:
-                self.journal.storage.write_atomic(CLOCK_FILE, seal(json.dumps(data).encode()))
-            except OSError:
-                pass                  # a full flash: the reset would charge less, play goes on
+            self.journal.put(CLOCK_FILE, seal(json.dumps(data).encode()))
 
     def _time_out(self, side, now):
         game = self.game

@@ -43,8 +43,15 @@ class Storage:
         fs = self.fs
         final = self.path(name)
         tmp = final + TMP
-        with fs.open(tmp, "wb") as f:
-            f.write(data)
+        try:
+            with fs.open(tmp, "wb") as f:
+                f.write(data)
+        except OSError:
+            try:
+                fs.remove(tmp)        # a write the flash had no room for leaves nothing behind
+            except OSError:
+                pass
+            raise
         try:
             fs.rename(tmp, final)
         except OSError:      # a filesystem that refuses to rename onto a file (FAT)

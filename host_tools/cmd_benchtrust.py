@@ -1,0 +1,250 @@
+"""What trust costs on the RP2040: sealing a line, a turn, reading a game back, a streamed export, a signature.
+
+    python -m host_tools benchtrust [--json] [--quick]
+
+Each workload runs under the MicroPython unix port with the firmware compiled to .mpy, counted by
+valgrind and converted with the project's RP2040 estimator (host_tools/rp2040_estimate.py), net
+of its set-up:
+
+* seal one line: the HMAC-SHA256 of a typical turn line (``identity.Mac.hex``, the journal's
+  seal), and journaling one whole turn (its roll and turn lines: JSON, seal, into RAM);
+* resume: reading back and replaying a 100-turn game (``restore.walk`` + ``GameReplay``), which
+  checks every line's seal;
+* export: streaming a 300-turn game's record (600 lines, every one re-checked and sent), with the
+  smallest unix-port heap it runs in, and that of its set-up alone (the game's lines written);
+* Ed25519, for comparison: one fixed-base scalar multiplication in pure MicroPython (the big
+  integers are MicroPython's own, in C), the core of an asymmetric signature; MicroPython on the
+  RP2040 has no SHA-512 either, which Ed25519 also needs.
+
+sha256 is C code: its x86 instructions are converted with the bytecode's k too, which overstates
+it (C runs nearer 1 cycle an instruction): the seal figures are upper bounds.
+"""
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+
+from host_tools import rp2040_estimate as est
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+SETUP = r"""
+import json, gc
+from firmware import sim
+sim.install()
+from firmware.sim.memstore import MemStorage
+from firmware.board.identity import Identity
+from firmware.board.journal import Journal
+st = MemStorage()
+ident = Identity(st, "e6614103e7a5b12c")
+ident.provision(bytes(range(32)))
+j = Journal(st, ident)
+j.start(17)
+TURN = {"k": "turn", "side": 0, "dice": [6, 4], "kind": "roll", "s": [[24, 18, 6, 0], [13, 9, 4, 0]],
+        "ms": 5200, "pos": "0" * 53, "clock": [598000, 600000], "by": "p0"}
+ROLL = {"k": "roll", "dice": [6, 4], "i": 12, "by": "board"}
+TEXT = json.dumps(TURN)
+"""
+
+SEAL = SETUP + r"""
+for _ in range(100):
+    j.seal(TEXT)
+"""
+SEAL_BASE = SETUP + r"""
+for _ in range(100):
+    pass
+"""
+
+TURN_JOURNAL = SETUP + r"""
+for _ in range(100):
+    j.append(dict(ROLL))
+    j.append(dict(TURN))
+    j.pending = bytearray()
+"""
+TURN_BASE = SETUP + r"""
+for _ in range(100):
+    dict(ROLL)
+    dict(TURN)
+"""
+
+GAME = r"""
+import gc
+from firmware import sim
+sim.install()
+from firmware.sim.memstore import MemStorage
+from firmware.board.session import Session
+from firmware.drivers import board_config
+from firmware.board.zonemap import ZONES
+from firmware.rules.variants import get_rules
+from firmware.rules import Turn
+cfg = board_config.load(DESCRIPTION, None)
+st = MemStorage()
+out = []
+s = Session(st, lambda: 3, cfg.zone_cap, lambda k, f: out.append(k), lambda: 0, "e6614103e7a5b12c")
+s.identity.provision(bytes(range(32)))
+s.dice_mode = "manual"
+s.new_match("backgammon", {}, 99)
+s.setup_done = True
+class Rng:                       # a fixed sequence (MicroPython's random has no Random)
+    x = 5
+    def below(self, n):
+        self.x = (self.x * 1103515245 + 12345) & 0x7FFFFFFF
+        return self.x % n
+rng = Rng()
+turns = 0
+game = s.game
+from firmware.sim.hands import force_position
+start = s.rules.start_position()
+while turns < TURNS:
+    if game.phase == "over":           # one long game: back to the start, on its record
+        force_position(s, start)
+    if game.phase == "opening":
+        a, b = rng.below(6) + 1, rng.below(6) + 1
+        s.manual_roll(a, b if a != b else a % 6 + 1)
+    elif game.phase == "roll":
+        s.manual_roll(rng.below(6) + 1, rng.below(6) + 1)
+    elif game.phase == "move":
+        t = game.turn
+        plays = t.plays()
+        for st_ in plays[rng.below(len(plays))] if plays else []:
+            t.push(st_[0], st_[2])
+        ok, why = game.commit()
+        s._committed(why, t.position(), None, "p0")
+        turns += 1
+    else:
+        break
+s.save()
+out.clear()
+"""
+
+RESUME = GAME + r"""
+from firmware.board.restore import resume
+s2 = Session(st, lambda: 3, cfg.zone_cap, lambda k, f: None, lambda: 0, "e6614103e7a5b12c")
+resume(s2)
+"""
+
+EXPORT_BASE = SETUP + r"""
+class Board:                    # what export_game uses of a Session
+    pass
+b = Board()
+b.journal = j
+b.identity = ident
+b.emit = lambda kind, fields: None
+for i in range(TURNS):          # a game of TURNS turns on flash: a roll and a turn line each
+    j.append(dict(ROLL))
+    j.append(dict(TURN))
+    j.save()
+gc.collect()
+"""
+EXPORT = EXPORT_BASE + r"""
+from firmware.board.director import export_game
+export_game(b, 17)
+"""
+
+ED25519_BASE = r"""
+P = 2 ** 255 - 19
+D = -121665 * pow(121666, P - 2, P) % P
+GY = 4 * pow(5, P - 2, P) % P
+
+def recover_x(y):
+    x2 = (y * y - 1) * pow(D * y * y + 1, P - 2, P) % P
+    x = pow(x2, (P + 3) // 8, P)
+    if (x * x - x2) % P:
+        x = x * pow(2, (P - 1) // 4, P) % P
+    return P - x if x & 1 else x
+
+G = (recover_x(GY), GY, 1, recover_x(GY) * GY % P)
+
+def add(p, q):
+    a = (p[1] - p[0]) * (q[1] - q[0]) % P
+    b = (p[1] + p[0]) * (q[1] + q[0]) % P
+    c = 2 * p[3] * q[3] * D % P
+    d = 2 * p[2] * q[2] % P
+    e, f, g, h = b - a, d - c, d + c, b + a
+    return (e * f % P, g * h % P, f * g % P, e * h % P)
+
+def mul(s, p):
+    q = (0, 1, 1, 0)
+    while s:
+        if s & 1:
+            q = add(q, p)
+        p = add(p, p)
+        s >>= 1
+    return q
+
+S = 0x4f2a8b9c3d1e0f5a6b7c8d9e0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3
+"""
+ED25519 = ED25519_BASE + r"""
+R = mul(S, G)
+"""
+
+
+def _run(script, base, paths, min_heap=False):
+    with tempfile.TemporaryDirectory(prefix="nardy-benchtrust-") as d:
+        a = os.path.join(d, "target.py")
+        b = os.path.join(d, "base.py")
+        with open(a, "w") as f:
+            f.write(script)
+        with open(b, "w") as f:
+            f.write(base)
+        return est.measure(a, paths, b, min_heap=min_heap)
+
+
+def main(argv):
+    p = argparse.ArgumentParser(prog="python -m host_tools benchtrust",
+                                description=__doc__.strip().splitlines()[0])
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--quick", action="store_true", help="smaller games (30 and 60 turns)")
+    args = p.parse_args(argv)
+    why = est.missing()
+    if why:
+        print("benchtrust: needs %s" % why, file=sys.stderr)
+        return 1
+    resume_turns, export_turns = (30, 60) if args.quick else (100, 300)
+    import shutil
+    lib = tempfile.mkdtemp(prefix="nardy-benchtrust-lib-")
+    try:
+        shutil.copytree(os.path.join(ROOT, "firmware"), os.path.join(lib, "firmware"),
+                        ignore=shutil.ignore_patterns("__pycache__"))
+        paths = [lib]
+        desc = "DESCRIPTION = %r\n" % os.path.join(ROOT, "hardware", "board.json")
+
+        def game(script, turns):
+            return desc + script.replace("TURNS", str(turns))
+        seal = _run(SEAL, SEAL_BASE, paths)
+        turn = _run(TURN_JOURNAL, TURN_BASE, paths)
+        resume = _run(game(RESUME, resume_turns), game(GAME, resume_turns), paths)
+        export = _run(EXPORT.replace("TURNS", str(export_turns)),
+                      EXPORT_BASE.replace("TURNS", str(export_turns)), paths, min_heap=True)
+        ed = _run(ED25519, ED25519_BASE, paths)
+    finally:
+        shutil.rmtree(lib, ignore_errors=True)
+    rows = [
+        ("seal one turn line (HMAC-SHA256)", seal, 100, "per line"),
+        ("journal one turn (roll + turn lines: JSON, seal)", turn, 100, "per turn"),
+        ("resume a %d-turn game (every seal checked, replayed)" % resume_turns, resume, 1, "once"),
+        ("export a %d-turn game, streamed" % export_turns, export, 1, "once"),
+        ("Ed25519: one scalar multiplication, pure MicroPython", ed, 1, "per signature, at least"),
+    ]
+    out = []
+    for name, r, n, per in rows:
+        out.append({"workload": name, "per": per, "rp2040_ms": round(r["rp2040_ms_est"] / n, 3),
+                    "rp2040_ms_low": round(r["rp2040_ms_low"] / n, 3),
+                    "rp2040_ms_high": round(r["rp2040_ms_high"] / n, 3),
+                    "ir_net": r["ir_net"] // n,
+                    "min_heap_unix64": r.get("min_heap_bytes_unix64"),
+                    "min_heap_unix64_setup": r.get("min_heap_bytes_baseline_unix64")})
+    if args.json:
+        print(json.dumps(out, indent=1))
+        return 0
+    print("RP2040 estimates (%s):" % est.describe_k())
+    for row in out:
+        heap = (", smallest unix heap %d KiB (its set-up alone %d KiB)"
+                % (row["min_heap_unix64"] // 1024, row["min_heap_unix64_setup"] // 1024)
+                if row["min_heap_unix64"] else "")
+        print("  %-58s %9.2f ms (%.2f-%.2f) %s%s" % (row["workload"], row["rp2040_ms"],
+                                                   row["rp2040_ms_low"], row["rp2040_ms_high"],
+                                                   row["per"], heap))
+    return 0
