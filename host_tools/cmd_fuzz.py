@@ -4,12 +4,23 @@
                                      [--heap 230K] [--json]
     python -m host_tools fuzz serial --batch-seed X --lines N      (one failing batch again)
 
-    python -m host_tools fuzz replay|legal|board --count N --seed S [--micropython] [--json]
+    python -m host_tools fuzz replay|legal|board|export --count N --seed S [--micropython] [--json]
+    python -m host_tools fuzz journal [--turns 100] [--every K] [--seed S] [--micropython]
+                                      [--heap 230K] [--json]
 
-``replay``, ``legal`` and ``board`` run N seeded mutations of real inputs (host_tools.fuzz_files)
-through the match-file replay, the legal-move service (``--micropython``: every line also through
-``legal --micropython``) and the firmware's board.json loader: each must answer or refuse with a
-reason, in bounded work (counted: rules-core calls per roll, one answer per line).
+``replay``, ``legal``, ``board`` and ``export`` run N seeded mutations of real inputs
+(host_tools.fuzz_files) through the match-file replay, the legal-move service (``--micropython``:
+every line also through ``legal --micropython``), the firmware's board.json loader and the
+record export (a match's protocol log mangled, its fields retyped, its lines edited and sealed
+again with the board's key, as an insider could): each must answer or refuse with a reason, in
+bounded work (counted: rules-core calls per roll, one answer per line).
+
+``journal`` plays a game of N turns, damages its journal every way a worn flash or a power cut
+can (every K-th byte of the game's file and of its header's copy XORed with 0x01 and with 0xFF,
+and every K-th truncation; the first of each K chosen by the seed) and boots a board on each copy
+(host_tools.fuzz_journal): it must run, keep every line the damage did not touch and say when it
+lost one. ``--micropython`` boots the firmware under the MicroPython unix port in a Pico-sized
+heap.
 
 ``serial`` feeds N seeded hostile lines (host_tools.fuzz_serial) to the firmware on the simulated
 board under the MicroPython unix port with a Pico-sized heap (``--cpython``: on CPython), one
@@ -90,7 +101,8 @@ def main(argv):
     sp.add_argument("--json", action="store_true")
     for kind, what in (("replay", "mutated match files through replay"),
                        ("legal", "hostile request lines through legal"),
-                       ("board", "mutated hardware/board.json through the firmware's loader")):
+                       ("board", "mutated hardware/board.json through the firmware's loader"),
+                       ("export", "mutated and resealed game records through export")):
         fp = sub.add_parser(kind, help=what)
         fp.add_argument("--count", type=int, default=500)
         fp.add_argument("--seed", type=int, default=1)
@@ -98,10 +110,44 @@ def main(argv):
         if kind == "legal":
             fp.add_argument("--micropython", action="store_true",
                             help="also every line through legal --micropython (one run)")
+    jp = sub.add_parser("journal", help="damaged journals booted")
+    jp.add_argument("--turns", type=int, default=100)
+    jp.add_argument("--every", type=int, default=1, help="every K-th byte and truncation")
+    jp.add_argument("--seed", type=int, default=1)
+    jp.add_argument("--micropython", action="store_true")
+    jp.add_argument("--heap", default=fuzz_serial.mpytree.HEAP)
+    jp.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     if args.what == "serial":
         return _serial(args)
+    if args.what == "journal":
+        return _journal(args)
     return _files(args)
+
+
+def _journal(args):
+    from host_tools import fuzz_journal
+    where = "MicroPython -X heapsize=%s" % args.heap if args.micropython else "CPython"
+    print("fuzz journal: seed %d, %d turns, every %d, %s" % (
+        args.seed, args.turns, args.every, where), flush=True)
+    t0 = time.time()
+    if args.micropython:
+        s = fuzz_journal.run_micropython(args.turns, args.every, args.seed, heap=args.heap)
+    else:
+        s = fuzz_journal.run(args.turns, args.every, args.seed)
+    s["seconds"] = round(time.time() - t0, 1)
+    if args.json:
+        print(json.dumps(s))
+    else:
+        print("game: %d turns, %d lines, %d bytes; boots %d: repaired or untouched %d, loss "
+              "reported %d, header lost %d; problems %d; %.0f s" % (
+                  s["turns"], s["lines"], s["bytes"], s["boots"], s["repaired"], s["reported"],
+                  s["journal_lost"], len(s["problems"]), s["seconds"]))
+        for p in s["problems"][:10]:
+            print("FAILED " + p)
+    if s["problems"]:
+        print("fuzz journal: FAILED (seed %d, every %d)" % (args.seed, args.every))
+    return 1 if s["problems"] else 0
 
 
 def _files(args):

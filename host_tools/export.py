@@ -22,6 +22,7 @@ from firmware.board import record as rec
 from firmware.board.gamereplay import GameReplay
 from firmware.board.identity import OPEN_KEY, Mac, derive_key, equal, key_id
 from firmware.rules import game as gm
+from firmware.rules.position import Position
 
 FORMAT = rec.FORMAT
 NAMES = ("White", "Black")
@@ -343,6 +344,11 @@ def check_dice(events):
 
 
 # -- replay ---------------------------------------------------------------------------------------
+def _setting_ok(key, value):
+    # value is one the board's setting ``key`` takes (bools are not ints here)
+    return any(type(value) is type(v) and value == v for v in rec.SETTINGS[key])
+
+
 class _Plays(GameReplay):
     """Replays a verified record strictly, collecting the plays for gnubg's formats."""
 
@@ -360,6 +366,11 @@ class _Plays(GameReplay):
                               "formats cannot express", ev.get("n"))
         side = self.game.pos.turn if self.game is not None else 0
         GameReplay.apply(self, ev)
+        if k == "end" and (ev.get("how") != self.game.result
+                           or ev.get("score") != list(self.match.score)):
+            raise ExportError("the end says %s with the score %s, the replay %s with %s" % (
+                ev.get("how"), ev.get("score"), self.game.result, list(self.match.score)),
+                ev.get("n"))
         if k == "cube":
             act = ev["act"]
             self.actions.append((side, "double", self.game.cube * 2) if act == "double"
@@ -376,8 +387,45 @@ class _Plays(GameReplay):
             game.roll(ev["dice"][0], ev["dice"][1])
         dice = game.dice
         GameReplay.turn(self, ev)
+        self.check_turn(ev)
         steps = [(st[0], st[1], st[2], st[3]) for st in ev["s"]]
         self.actions.append((ev["side"], "roll", dice, steps))
+
+
+    def begin(self, ev):
+        GameReplay.begin(self, ev)
+        if ev.get("rules") != self.rules.describe():
+            raise ExportError("the header's rules %r are not its variant's and options' (%r)" % (
+                ev.get("rules"), self.rules.describe()), ev.get("n"))
+        if not all(_setting_ok(key, ev.get(key)) for key in rec.SETTINGS):
+            raise ExportError("the header's settings are not ones the board has", ev.get("n"))
+
+    def other(self, ev):
+        if ev.get("k") == rec.SET:
+            named = [key for key in rec.SETTINGS if key in ev]
+            if len(named) != 1 or not _setting_ok(named[0], ev[named[0]]):
+                raise ExportError("a setting line that sets no one known setting to a known "
+                                  "value", ev.get("n"))
+
+    def check_turn(self, ev):
+        # the turn line's other fields must say what the replay says: the board writes them
+        # from the same game, so a difference is a damaged or forged line
+        game = self.game
+        hist = game.history[-1]
+        if ev.get("dice") != list(hist["dice"] or []) or ev.get("kind") != hist["kind"]:
+            raise ExportError("the turn says dice %r (%r), the replay %r (%r)" % (
+                ev.get("dice"), ev.get("kind"), hist["dice"], hist["kind"]), ev.get("n"))
+        cube = [game.cube, game.cube_owner] if game.cube > 1 else None
+        if ev.get("cube") != cube:
+            raise ExportError("the turn says the cube is %r, the replay %r" % (
+                ev.get("cube"), cube), ev.get("n"))
+        pos = Position(bytearray(game.pos.board), ev["side"]).encode()
+        if ev.get("pos") != pos:
+            raise ExportError("the turn says the position after it is %r, the replay %r" % (
+                ev.get("pos"), pos), ev.get("n"))
+        ms = ev.get("ms")
+        if type(ms) is not int or not 0 <= ms < 10 ** 9:
+            raise ExportError("the turn's time taken is %r, not milliseconds" % (ms,), ev.get("n"))
 
 
 def replay_record(record, keyring=None, partial=False, verified=None):

@@ -1,5 +1,6 @@
-"""Fuzzing of the host tools' readers: match files (``replay``), legal-move requests (``legal``)
-and hardware descriptions (``board.json``), from seeded mutations of real inputs.
+"""Fuzzing of the host tools' readers: match files (``replay``), legal-move requests (``legal``),
+hardware descriptions (``board.json``) and the board's game records (``export``), from seeded
+mutations of real inputs.
 
 Each case must end in an answer or a refusal with a reason, never another exception, and in
 bounded work: the work is counted, not timed (rules-core calls per replayed roll, answer lines
@@ -292,9 +293,121 @@ def board_case(data, tmp):
     return ("built", cfg.n_slots)
 
 
+# -- records (export) ---------------------------------------------------------------------------------
+EXPORT_MASTER = bytes(range(32))     # the director's secret the fuzzed match was played under
+_RECORDS: list = []
+
+
+def _base_records():
+    """Two games of a backgammon match with the cube, played once on the simulated board
+    provisioned by EXPORT_MASTER (cached)."""
+    if not _RECORDS:
+        from host_tools.soakplayer import record_match
+        _RECORDS.extend(record_match("backgammon", 5, 17, double=0.3, games=2,
+                                     provision=EXPORT_MASTER))
+    return [copy.deepcopy(r) for r in _RECORDS]
+
+
+def _reseal(rec, lines):
+    """rec with ``lines`` sealed again under the board's key and its tag made to match: what an
+    insider who holds the key could forge, so the replay itself must refuse what is wrong."""
+    from firmware.board.identity import Mac, derive_key
+    mac = Mac(derive_key(EXPORT_MASTER, rec["board"]))
+    prefix = "%s|%d|" % (rec["board"], rec["serial"])
+    sealed = [text + "|" + mac.hex(prefix, text) for text in lines]
+    tag = mac.hex("export|", rec["board"], "|", str(rec["serial"]), "|", str(len(sealed)), "|",
+                  sealed[-1][-32:] if sealed else "")
+    return dict(rec, lines=sealed, lines_n=len(sealed), tag=tag)
+
+
+def _mutate_json(rng, node):
+    """A JSON value with one field deep inside changed, removed or retyped."""
+    path = []
+    while isinstance(node, (dict, list)) and node and rng.random() < 0.7:
+        key = rng.choice(list(node)) if isinstance(node, dict) else rng.randrange(len(node))
+        path.append((node, key))
+        node = node[key]
+    if path:
+        parent, key = path[-1]
+        if rng.random() < 0.2 and isinstance(parent, dict):
+            del parent[key]
+        else:
+            parent[key] = rng.choice([0, -1, 1, 2, 6, 7, 25, 26, 10 ** 12, 0.5, None, "", "x",
+                                      [], {}, True, [0, 0], [[0, 7]] * 2, [[1, 1]] * 5,
+                                      copy.deepcopy(node), str(node)])
+
+
+def export_inputs(rng):
+    """(bytes of a record file, keyring) from the real match: its protocol log's text mangled,
+    a record's fields retyped, or its lines edited and sealed again with the board's key."""
+    from host_tools.export import Keyring
+    recs = _base_records()
+    keyring = Keyring(EXPORT_MASTER)
+    how = rng.random()
+    if how < 0.3:                                       # the saved protocol log, mangled
+        log = []
+        tail = ("head", "tag", "lost", "ended", "damaged")
+        for r in recs:
+            start = dict((k, v) for k, v in r.items()
+                         if k not in tail + ("lines", "lines_n", "events"))
+            log.append(json.dumps(dict(start, t="record")))
+            log += [json.dumps({"t": "rl", "l": line}) for line in r["lines"]]
+            end = dict((k, r.get(k)) for k in tail)
+            log.append(json.dumps(dict(end, t="record_end", lines=r["lines_n"])))
+        return mutate_text(rng, "\n".join(log).encode()), keyring
+    rec = rng.choice(recs)
+    if how < 0.5:                                       # the record's own fields
+        _mutate_json(rng, rec)
+        return json.dumps(recs).encode(), keyring
+    texts = [line.rsplit("|", 1)[0] for line in rec["lines"]]
+    for _ in range(rng.randint(1, 3)):
+        i = rng.randrange(len(texts))
+        op = rng.random()
+        if op < 0.6:
+            try:
+                obj = json.loads(texts[i])
+            except ValueError:
+                continue
+            _mutate_json(rng, obj)
+            texts[i] = json.dumps(obj)
+        elif op < 0.7:
+            del texts[i]
+        elif op < 0.8:
+            texts.insert(i, texts[rng.randrange(len(texts))])
+        elif op < 0.9:
+            j = rng.randrange(len(texts))
+            texts[i], texts[j] = texts[j], texts[i]
+        else:
+            texts[i] = mutate_text(rng, texts[i].encode()).decode("utf-8", "replace")
+    recs[recs.index(rec)] = _reseal(rec, texts)
+    return json.dumps(recs).encode(), keyring
+
+
+def export_case(data, keyring, tmp):
+    """Read and export one record file: ('refused', why) or ('written', notes); raises Failure for
+    anything else (a traceback where the reader should get a reason)."""
+    from host_tools import export as ex
+    path = os.path.join(tmp, "records.json")
+    with open(path, "wb") as f:
+        f.write(data)
+    try:
+        records = ex.load_records(path)
+        text, notes = ex.export(records, "mat", keyring=keyring)
+        ex.export(records, "sgf", keyring=keyring)
+    except ex.ExportError as exc:
+        if not str(exc):
+            raise Failure("a refusal without a reason")
+        return ("refused", str(exc))
+    except Exception as exc:                                   # noqa: BLE001
+        raise Failure("%s: %s" % (type(exc).__name__, exc))
+    if " Game 1" not in text and " Game 2" not in text:
+        raise Failure("written, but no game in the output")
+    return ("written", len(notes))
+
+
 # -- the runs -----------------------------------------------------------------------------------------
 def run(kind, count, seed, report=None, micropython=False):
-    """``count`` cases of ``kind`` ("replay", "legal", "board") from ``seed``; returns a summary
+    """``count`` cases of ``kind`` ("replay", "legal", "board", "export") from ``seed``; returns a summary
     with the failures (each with the seed and index that rebuild it). ``micropython``: the
     legal cases' lines also go, all in one run, through ``legal --micropython``."""
     mp_lines = []
@@ -319,8 +432,10 @@ def run(kind, count, seed, report=None, micropython=False):
                     out = ("answered", len(legal_case(lines)))
                 elif kind == "board":
                     out = board_case(board_inputs(rng), tmp)
+                elif kind == "export":
+                    out = export_case(*export_inputs(rng), tmp)
                 else:
-                    raise ValueError("kind is replay, legal or board")
+                    raise ValueError("kind is replay, legal, board or export")
                 summary["outcomes"][out[0]] = summary["outcomes"].get(out[0], 0) + 1
             except Failure as exc:
                 summary["failures"].append({"case": i, "why": str(exc)[:500]})

@@ -473,3 +473,58 @@ class Player:
 
 class _Resync(Exception):
     """The board accepted something it should not have: the match is abandoned."""
+
+
+def record_match(setup, match_to, seed, double=0.0, noise="none", mode="guide", games=99,
+                 provision=None):
+    """Play a match (or its first ``games`` games) on the frame-level simulated board with a
+    scripted player (manual dice); the cube is turned with probability ``double`` when allowed.
+    Returns the records exported at the end of each game (the board's ``export`` answer).
+    ``provision``: a director's secret that provisions the board's key first."""
+    import random
+    from host_tools.soakboard import VirtualBoard
+    vb = VirtualBoard(setup.split()[0], fast=True)
+    if provision is not None:                    # the board gets its key from this director
+        from host_tools.director import BoardClient, Director
+
+        def send(line):
+            m = vb.mark()
+            vb.cmd(line)
+            return vb.lines[m:]
+        BoardClient(send).provision(Director(provision))
+    rng = random.Random(seed)
+    player = Player(vb, random.Random(seed + 1), noise=noise)
+    records = []
+    try:
+        for line in ("new " + setup, "match %d" % match_to, "dice manual", "mode " + mode):
+            assert vb.cmd(line)["t"] == "ok", line
+        vb.setup()
+        for _ in range(3000):
+            s = vb.session
+            ph = s.phase
+            if ph in ("over", "match_over"):
+                records.append(vb.record())
+                if ph == "match_over" or len(records) == games:
+                    return records
+                vb.press("p0")
+                vb.setup()
+            elif ph == "setup":
+                vb.setup()
+            elif ph == "opening":
+                vb.guarded(vb.cmd, "roll %d %d" % player.roll())
+            elif ph == "roll" and s.game.closed_out():
+                vb.press(s.side)                # closed out: the button passes, no throw
+            elif ph == "roll":
+                if s.game.can_double(s.side) and rng.random() < double:
+                    vb.guarded(vb.cmd, "cube double")
+                else:
+                    vb.guarded(vb.cmd, "roll %d %d" % player.roll())
+            elif ph == "doubled":
+                vb.guarded(vb.cmd, "cube " + ("take" if rng.random() < 0.75 else "drop"))
+            elif ph == "move":
+                assert player.play_turn(), player.c.as_dict()
+            else:
+                raise AssertionError("unexpected phase %s" % ph)
+        raise AssertionError("the match did not end")
+    finally:
+        vb.close()

@@ -4,7 +4,6 @@ records refused."""
 
 import json
 import os
-import random
 import re
 import subprocess
 
@@ -13,63 +12,9 @@ import pytest
 import host_tools.cmd_export as cmd_export
 import host_tools.cmd_replay as cmd_replay
 from host_tools import export as ex
-from host_tools.soakboard import VirtualBoard
-from host_tools.soakplayer import Player
+from host_tools.soakplayer import record_match as play_match
 
 GNUBG = "/usr/games/gnubg"
-
-
-def play_match(setup, match_to, seed, double=0.0, noise="none", mode="guide", games=99,
-               provision=None):
-    """Play a match (or its first ``games`` games) on the frame-level simulated board with a
-    scripted player (manual dice); the cube is turned with probability ``double`` when allowed.
-    Returns the records exported at the end of each game (the board's ``export`` answer).
-    ``provision``: a director's secret that provisions the board's key first."""
-    vb = VirtualBoard(setup.split()[0], fast=True)
-    if provision is not None:                    # the board gets its key from this director
-        from host_tools.director import BoardClient, Director
-
-        def send(line):
-            m = vb.mark()
-            vb.cmd(line)
-            return vb.lines[m:]
-        BoardClient(send).provision(Director(provision))
-    rng = random.Random(seed)
-    player = Player(vb, random.Random(seed + 1), noise=noise)
-    records = []
-    try:
-        for line in ("new " + setup, "match %d" % match_to, "dice manual", "mode " + mode):
-            assert vb.cmd(line)["t"] == "ok", line
-        vb.setup()
-        for _ in range(3000):
-            s = vb.session
-            ph = s.phase
-            if ph in ("over", "match_over"):
-                records.append(vb.record())
-                if ph == "match_over" or len(records) == games:
-                    return records
-                vb.press("p0")
-                vb.setup()
-            elif ph == "setup":
-                vb.setup()
-            elif ph == "opening":
-                vb.guarded(vb.cmd, "roll %d %d" % player.roll())
-            elif ph == "roll" and s.game.closed_out():
-                vb.press(s.side)                # closed out: the button passes, no throw
-            elif ph == "roll":
-                if s.game.can_double(s.side) and rng.random() < double:
-                    vb.guarded(vb.cmd, "cube double")
-                else:
-                    vb.guarded(vb.cmd, "roll %d %d" % player.roll())
-            elif ph == "doubled":
-                vb.guarded(vb.cmd, "cube " + ("take" if rng.random() < 0.75 else "drop"))
-            elif ph == "move":
-                assert player.play_turn(), player.c.as_dict()
-            else:
-                raise AssertionError("unexpected phase %s" % ph)
-        raise AssertionError("the match did not end")
-    finally:
-        vb.close()
 
 
 @pytest.fixture(scope="module")

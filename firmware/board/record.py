@@ -44,6 +44,10 @@ END = "end"            # the game is over: winner, points, how, match score (alw
 KINDS = (GAME, OPEN, PARITY, ROLL, CHOOSE, PASS, TURN, CUBE, FLAG, SET, CLOCK, MIX, COMMIT, REVEAL,
          RESIGN, TIME, POSITION, RESET, LOCK, UNLOCK, RECOVER, ABANDON, END)
 
+# what a "set" line may set (exactly one of them) and the values each takes
+SETTINGS = {"mode": ("guide", "referee"), "dice_mode": ("auto", "manual"),
+            "condone": (True, False)}
+
 # who caused an event (its "by"): the players' and the menu button, the board itself (sensors,
 # automatic throws, the clock), the host link, and the director (a command the director signed)
 P0 = "p0"
