@@ -18,6 +18,9 @@ python -m host_tools hall export ROOM [--round N] [--out DIR]
 python -m host_tools hall picow ROOM BOARD --ssid NAME --wifi-key KEY [--broker ADDR] [-o FILE]
     the hall.json a Pico W board keeps on its flash (its hall, broker and secrets)
 python -m host_tools hall umqtt [--target DIR]      fetch umqtt.simple for the MicroPython unix port
+python -m host_tools hall drill [--boards 50] [--seed N]
+    simulated boards play into a station while the broker restarts, bridges die and a board
+    forges lines; prints lost, duplicated, rejected lines and the seed (host_tools/hall/drill.py)
 """
 
 import argparse
@@ -188,6 +191,18 @@ def cmd_umqtt(args):
     return 0
 
 
+def cmd_drill(args):
+    from host_tools.hall import drill
+    r = drill.run(boards=args.boards, seed=args.seed, speed=args.speed, bridges=args.bridges,
+                  timeout=args.timeout)
+    d = r.as_dict()
+    print(json.dumps(d, indent=1))
+    print("hall drill seed %d: %s" % (r.seed, "OK" if r.ok else "FAILED (again: python -m "
+                                      "host_tools hall drill --boards %d --seed %d)"
+                                      % (args.boards, r.seed)))
+    return 0 if r.ok else 1
+
+
 def _wait():
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *a: stop.set())
@@ -252,5 +267,13 @@ def main(argv):
     p.add_argument("--target")
     p.add_argument("--again", action="store_true")
     p.set_defaults(fn=cmd_umqtt)
+    p = sub.add_parser("drill", help="simulated boards into a station while things break")
+    p.add_argument("--boards", type=int, default=50)
+    p.add_argument("--seed", type=int)
+    p.add_argument("--speed", type=float, default=20.0,
+                   help="simulated time at most this many times real time")
+    p.add_argument("--bridges", type=int, default=5)
+    p.add_argument("--timeout", type=float, default=900.0)
+    p.set_defaults(fn=cmd_drill)
     args = ap.parse_args(argv)
     return args.fn(args)

@@ -41,17 +41,19 @@ class Result:
     FIELDS = ("seed", "boards", "games", "lines", "lost_lines", "duplicates_accepted",
               "duplicates_received", "incomplete_games", "unverified_games", "forged",
               "forged_rejected", "denied_reported", "broker_restarts", "bridge_kills",
-              "power_cuts", "wants", "seconds")
+              "power_cuts", "wants", "board_defects", "seconds")
 
     def __init__(self, seed):
         for f in self.FIELDS:
             setattr(self, f, 0)
         self.seed = seed
         self.problems = []
+        self.notes = []         # what the boards themselves got wrong (firmware, not the hall)
 
     def as_dict(self):
         d = {f: getattr(self, f) for f in self.FIELDS}
         d["problems"] = self.problems[:20]
+        d["notes"] = self.notes[:20]
         return d
 
     def failures(self):
@@ -244,7 +246,11 @@ class Drill:
     def _held(self, key, record):
         st = self.station.boards.get(key[0])
         game = st.games.get(key[1]) if st else None
-        return game is not None and game.done() and game.next == len(record["lines"])
+        if game is None:
+            return False
+        if not _verifies(record, self.room.keyring):     # the board's own record is broken
+            return game.next >= len(record["lines"])
+        return game.done() and game.next == len(record["lines"])
 
     def check(self):
         r = self.result
@@ -266,6 +272,16 @@ class Drill:
                 r.lost_lines += len(extra)
                 ending = json.loads(lines[-1][:-33]).get("k") if lines else None
                 want_state = "abandoned" if ending == "abandon" else "complete"
+                why = _verifies(rec, self.room.keyring)
+                if not why:
+                    # the board's own record fails (a firmware defect, not the hall's): the
+                    # station must hold the same lines, and may not call the game complete
+                    r.board_defects += 1
+                    r.notes.append("%s game %d: the board's own record fails: %s" % (
+                        board, serial, _why(rec, self.room.keyring)))
+                    if game is not None and game.state == "complete":
+                        r.unverified_games += 1
+                    continue
                 if game is None or game.state != want_state:
                     r.incomplete_games += 1
                     r.problems.append("%s game %d is %s at the station, not %s (%s)" % (
@@ -282,7 +298,8 @@ class Drill:
             forged = [x for x in reports if x["board"] == FORGER or x["kind"] == "denied"]
             r.forged_rejected = len([x for x in forged if x["kind"] in ("rejected", "denied")])
             r.denied_reported = len([x for x in reports if x["kind"] == "denied"])
-            unexpected = [x for x in reports if x["board"] != FORGER and x["kind"] != "denied"]
+            unexpected = [x for x in reports if x["board"] != FORGER and x["kind"] != "denied"
+                          and x["kind"] != "broken"]
             for x in unexpected[:10]:
                 r.problems.append("report: %s %s %s" % (x["board"], x["kind"], x["why"]))
         for msg in self.done.values():
@@ -291,9 +308,30 @@ class Drill:
                    if k in ("desyncs", "rejected_legal", "accepted_illegal", "lost_turns",
                             "bad_records") and v}
             if bad:
-                r.problems.append("board %s: the soak player counted %s" % (msg.get("board"), bad))
+                r.notes.append("board %s: the soak player counted %s" % (msg.get("board"), bad))
         r.boards = self.n
         return r
+
+
+def _why(record, keyring):
+    from host_tools.export import ExportError, replay_record, verify
+    try:
+        ending = json.loads(record["lines"][-1][:-33]).get("k")
+        v = verify(record, keyring, partial=ending == "abandon")
+        replay_record(record, keyring, partial=True, verified=v)
+    except (ExportError, ValueError, KeyError, IndexError) as exc:
+        return str(exc)
+    return ""
+
+
+_VERDICTS: dict = {}
+
+
+def _verifies(record, keyring):
+    key = (record["board"], record["serial"], len(record["lines"]))
+    if key not in _VERDICTS:
+        _VERDICTS[key] = not _why(record, keyring)
+    return _VERDICTS[key]
 
 
 def _reap(proc):
