@@ -53,12 +53,12 @@ class Runner:
             sim.install()
             from firmware.drivers import board_config
             from firmware.drivers import hardware
-            from firmware.sim.world import SimWorld
+            from firmware.sim.world import SimWorld, build
             cfg = board_config.load(hardware.DESCRIPTION, None)
             seed = _option(argv, "--seed")
             self.world = SimWorld(cfg, _option(argv, "--flash"), realtime=not self.virtual,
                                   seed=None if seed is None else int(seed))
-            hw = hardware.build(sim=True, world=self.world)
+            hw = build(world=self.world)
         else:
             from firmware.drivers import hardware
             hw = hardware.build()

@@ -32,10 +32,9 @@ def problems(desc):
         for err in sorted(validator.iter_errors(desc), key=lambda e: list(map(str, e.absolute_path))):
             out.append("%s: %s" % (_field(err.absolute_path), err.message))
     from firmware.drivers.board_check import check
-    from firmware.drivers.board_config import BoardConfigError
     try:
         check(desc)
-    except BoardConfigError as exc:
+    except ValueError as exc:
         out.append(str(exc))
     return out
 

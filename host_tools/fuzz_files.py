@@ -268,7 +268,8 @@ def board_case(data, tmp):
     simulated hardware from it; raises Failure for any other exception."""
     from firmware import sim
     sim.install()
-    from firmware.drivers import board_config, hardware
+    from firmware.drivers import board_config
+    from firmware.sim import world as simworld
     path = os.path.join(tmp, "board.json")
     with open(path, "wb") as f:
         f.write(data)
@@ -282,7 +283,7 @@ def board_case(data, tmp):
     except Exception as exc:                                   # noqa: BLE001
         raise Failure("load raised %s: %s" % (type(exc).__name__, exc))
     try:
-        hw = hardware.build(sim=True, path=path, storage_root=tmp)
+        hw = simworld.build(path=path, storage_root=tmp)
         hw.zones.poll(hw.ticks_ms())
         hw.leds.clear()
         hw.leds.write()

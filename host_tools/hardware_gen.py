@@ -348,6 +348,9 @@ class SchematicError(Exception):
     """The netlist could not be made, or its electrical rules check found errors."""
 
 
+MISSING = 3     # host_tools.schematic's exit status when SKiDL or the symbol libraries are missing
+
+
 _netlists: dict = {}
 
 
@@ -359,14 +362,9 @@ def schematic(desc):
     import subprocess
     import sys
     import tempfile
-    from host_tools import schematic as sch
     key = json.dumps(desc, sort_keys=True)
     if key in _netlists:
         return _netlists[key]
-    if not sch.available():
-        raise SchematicError("SKiDL or KiCad's symbol libraries are missing: pip install skidl "
-                             "(requirements/test.txt); apt-get install kicad-symbols "
-                             "kicad-footprints (scripts/system_deps.sh)")
     with tempfile.TemporaryDirectory(prefix="nardy-skidl-") as tmp:
         path = os.path.join(tmp, "board.json")
         with open(path, "w") as f:
@@ -374,6 +372,8 @@ def schematic(desc):
         env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
         proc = subprocess.run([sys.executable, "-m", "host_tools.schematic", path], cwd=tmp,
                               env=env, capture_output=True, text=True, timeout=600)
+    if proc.returncode == MISSING:
+        raise SchematicError(proc.stderr.strip())
     if proc.returncode != 0:
         raise SchematicError("host_tools.schematic failed:\n" + proc.stderr[-2000:])
     out = json.loads(proc.stdout)

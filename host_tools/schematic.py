@@ -206,11 +206,17 @@ def run(desc):
 
 
 def main():
-    from host_tools.hardware_gen import load
+    from host_tools.hardware_gen import MISSING, load
+    if not available():
+        sys.stderr.write("SKiDL or KiCad's symbol libraries are missing: pip install skidl "
+                         "(requirements/test.txt); apt-get install kicad-symbols "
+                         "kicad-footprints (scripts/system_deps.sh)\n")
+        return MISSING
     out = run(load(sys.argv[1]) if len(sys.argv) > 1 else load())
     sys.stdout.write(json.dumps(out))
+    return 0
 
 
 if __name__ == "__main__":
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    main()
+    sys.exit(main())

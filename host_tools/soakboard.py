@@ -15,6 +15,7 @@ from firmware import sim as _sim
 _sim.install()
 
 from firmware.drivers import board_config, hardware  # noqa: E402
+from firmware.sim import world as simworld  # noqa: E402
 from firmware.sim.world import SimWorld  # noqa: E402
 from firmware.sim.flash import PowerCut  # noqa: E402
 from firmware.app import App  # noqa: E402
@@ -93,7 +94,7 @@ class VirtualBoard:
         VirtualBoard.made += 1             # every virtual board has a flash id of its own
         self.world.unique_id = unique_id or ("vb%06d" % VirtualBoard.made).encode()
         self._boot(self.world.reboot() if fast else
-                   hardware.build(sim=True, front_end=front_end, world=self.world))
+                   simworld.build(front_end=front_end, world=self.world))
 
     def _boot(self, hw):
         self.hw = hw

@@ -424,8 +424,8 @@ def test_mpy_cross_compiles_the_module_and_the_kernel_for_the_rp2040(tmp_path):
 
 def test_cpython_never_loads_the_viper_module():
     code = ("import sys\nfrom firmware.sim import install\ninstall()\n"
-            "from firmware.drivers import hardware, analog_scan\n"
-            "hw = hardware.build(sim=True, front_end='analog')\n"
+            "from firmware.drivers import analog_scan\nfrom firmware.sim import world\n"
+            "hw = world.build(front_end='analog')\n"
             "assert hw.scanner.kernel is None\n"
             "assert hw.scanner.per_scan == hw.config.n_slots\n"     # the whole board, as on the RP2040
             "assert analog_scan.rp2_kernel(None) == (None, None)\n"

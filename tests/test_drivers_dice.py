@@ -13,6 +13,7 @@ install()
 
 from firmware.drivers import board_config, hardware  # noqa: E402
 from firmware.drivers.dice import Dice  # noqa: E402
+from firmware.sim import world as simworld  # noqa: E402
 from firmware.sim.world import SimWorld  # noqa: E402
 
 CHI2_5DOF_P001 = 20.52     # P(chi2 > 20.52) = 0.001 with 5 degrees of freedom
@@ -29,7 +30,7 @@ def seeded_board(seed):
     """Simulated hardware whose raw random bits come from ``seed`` (a chi-square test at
     p = 0.001 would otherwise fail one run in a thousand by chance alone)."""
     cfg = board_config.load(hardware.DESCRIPTION, None)
-    return hardware.build(sim=True, world=SimWorld(cfg, seed=seed))
+    return simworld.build(world=SimWorld(cfg, seed=seed))
 
 
 def rolls(n, seed=2026):
@@ -63,7 +64,7 @@ def test_the_same_seed_rolls_the_same_dice_and_no_seed_rolls_fresh_ones():
     first = [a.roll() for _ in range(200)]
     assert first == [b.roll() for _ in range(200)]
     assert first != [c.roll() for _ in range(200)]
-    unseeded = [hardware.build(sim=True).dice for _ in range(2)]
+    unseeded = [simworld.build().dice for _ in range(2)]
     assert [unseeded[0].roll() for _ in range(200)] != [unseeded[1].roll() for _ in range(200)]
 
 

@@ -22,8 +22,8 @@ def test_boot_imports_under_micropython():
     # boot.py on the simulated parts, MENU not held: it must finish and not ask for safe mode
     script = ("from firmware.sim import install\ninstall()\nimport boot\n"
               "print('safe', boot.SAFE_MODE)\n"
-              "from firmware.drivers import hardware\nimport sys\n"
-              "hw = hardware.build(sim=True)\nhw.sim.press('menu', 1000)\n"
+              "from firmware.sim import world\nimport sys\n"
+              "hw = world.build()\nhw.sim.press('menu', 1000)\n"
               "del sys.modules['boot']\n"
               "try:\n    import boot\nexcept Exception as e:\n    print('raised', type(e).__name__)\n")
     path = os.path.join(ROOT, "build", "mp_boot_check.py")

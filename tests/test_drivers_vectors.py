@@ -18,6 +18,7 @@ from firmware.drivers.buttons import BTN_MENU, BTN_P0, BTN_P1, LONG, Buttons  # 
 from firmware.drivers.debounce import SlotDebouncer  # noqa: E402
 from firmware.drivers.dice import Dice  # noqa: E402
 from firmware.drivers import hardware  # noqa: E402
+from firmware.sim import world as simworld  # noqa: E402
 from firmware.drivers.storage import seal, unseal  # noqa: E402
 from firmware.drivers.ticks import ticks_add, ticks_diff  # noqa: E402
 
@@ -221,7 +222,7 @@ _WORLDS = []
 
 
 def _hw(front_end=None, **options):
-    hw = hardware.build(sim=True, front_end=front_end, **options)
+    hw = simworld.build(front_end=front_end, **options)
     if sys.implementation.name == "micropython":
         _WORLDS.append(hw.sim.fs.root)      # CPython removes a world's folder by itself
     return hw

@@ -15,7 +15,8 @@ from firmware.sim import install  # noqa: E402
 
 install()
 
-from firmware.drivers import board_config, hardware  # noqa: E402
+from firmware.drivers import board_config  # noqa: E402
+from firmware.sim import world as simworld  # noqa: E402
 from host_tools import hardware_gen  # noqa: E402
 
 DESC = hardware_gen.load()
@@ -82,7 +83,7 @@ def test_firmware_tables_match_the_description():
 
 @pytest.mark.parametrize("front_end", ["digital", "analog"])
 def test_worst_frame_within_the_current_limit(front_end):
-    hw = hardware.build(sim=True, front_end=front_end)
+    hw = simworld.build(front_end=front_end)
     leds = hw.leds
     budget = hardware_gen.power_budget(DESC, front_end)
     assert leds.limit_ma == budget["budget"] > 0

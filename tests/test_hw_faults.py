@@ -145,9 +145,9 @@ def test_a_failed_led_output_is_reported_and_the_game_goes_on(driver):
     vb = VirtualBoard("backgammon")
     try:
         if driver == "pio":
-            from firmware.drivers import hardware
+            from firmware.sim import world as simworld
             vb.reboot()
-            vb._boot(hardware.build(sim=True, world=vb.world, led_driver="pio"))
+            vb._boot(simworld.build(world=vb.world, led_driver="pio"))
         vb.cmd("dice manual")
         vb.setup()
         m = vb.mark()

@@ -9,6 +9,7 @@ from firmware import sim as _sim
 _sim.install()
 
 from firmware.drivers import hardware  # noqa: E402
+from firmware.sim import world as simworld  # noqa: E402
 from firmware.sim.world import SimWorld  # noqa: E402
 from firmware.drivers import board_config  # noqa: E402
 from host_tools import magnetics  # noqa: E402
@@ -17,7 +18,7 @@ from host_tools import magnetics  # noqa: E402
 def _board(seed):
     cfg = board_config.load(hardware.DESCRIPTION, "analog")
     world = SimWorld(cfg, seed=seed)
-    return hardware.build(sim=True, front_end="analog", world=world)
+    return simworld.build(front_end="analog", world=world)
 
 
 def _settle(hw, ms=300):

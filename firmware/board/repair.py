@@ -6,12 +6,12 @@ flipped back when that makes its seal hold. Nothing is taken that its seal does 
 """
 
 from firmware.board.identity import MAC_HEX, equal
-from firmware.board.restore import parse_piece, split_line
 
 
-def lines(piece, parts, check):
-    """The good lines (text, seal) that ``piece`` holds once repaired; ``parts`` is its (text,
-    seal) as it stands (None when it does not split), ``check(text)`` a text's seal."""
+def lines(piece, parts, check, split_line):
+    """(the good lines (text, seal) ``piece`` begins with once repaired, the rest of the piece
+    still to read or None); ``parts`` is its (text, seal) as it stands (None when it does not
+    split), ``check(text)`` a text's seal, ``split_line`` restore's (a piece's text and seal)."""
     run = 0                     # two lines glued by a damaged newline? where a seal may end:
     for i in range(len(piece) - MAC_HEX - 1):          # after MAC_HEX hex digits
         b = piece[i]
@@ -20,7 +20,7 @@ def lines(piece, parts, check):
             a = split_line(piece[:i + 1])
             if a is not None and equal(check(a[0]), a[1]):
                 rest = piece[i + 2:]
-                return [a] + (parse_piece(rest, check) if split_line(rest) is not None else [])
+                return [a], (rest if split_line(rest) is not None else None)
     if parts is not None and len(parts[0]) < 400:
         # one bit flipped back, if that makes the seal hold (a worn flash cell)
         raw = bytearray(parts[0].encode())
@@ -33,6 +33,6 @@ def lines(piece, parts, check):
                 except UnicodeError:
                     continue
                 if equal(check(cand), parts[1]):
-                    return [(cand, parts[1])]
+                    return [(cand, parts[1])], None
             raw[i] = orig
-    return []
+    return [], None

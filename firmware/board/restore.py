@@ -53,17 +53,22 @@ class Walk:
 def parse_piece(piece, check):
     """The good lines in one stored piece (bytes between newlines): a list of (text, seal).
     ``check(text)`` gives the seal a line's text should have. A piece may hold one line, two lines
-    whose newline was damaged, or nothing that holds."""
-    parts = split_line(piece)
-    if parts is not None:
-        text, s = parts
-        good = check(text)
-        # equal, or one digit apart: the stored seal was damaged on flash (a forgery cannot come
-        # that close: 31 matching digits are 124 bits)
-        if len(good) == len(s) and sum(1 for i in range(len(s)) if good[i] != s[i]) <= 1:
-            return [(text, good)]
-    from firmware.board import repair      # a damaged piece: the slow path, loaded when needed
-    return repair.lines(piece, parts, check)
+    whose newline was damaged (or more), or nothing that holds."""
+    found = []
+    while piece is not None:
+        parts = split_line(piece)
+        if parts is not None:
+            text, s = parts
+            good = check(text)
+            # equal, or one digit apart: the stored seal was damaged on flash (a forgery cannot
+            # come that close: 31 matching digits are 124 bits)
+            if len(good) == len(s) and sum(1 for i in range(len(s)) if good[i] != s[i]) <= 1:
+                found.append((text, good))
+                break
+        from firmware.board import repair  # a damaged piece: the slow path, loaded when needed
+        lines, piece = repair.lines(piece, parts, check, split_line)
+        found += lines
+    return found
 
 
 def walk(sources, check, v, loads):

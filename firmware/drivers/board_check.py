@@ -1,12 +1,11 @@
 """Plain checks of a hardware description (board.json) before the drivers use it: every field
-the firmware reads is there, of its type and in a range that makes sense, or BoardConfigError
+the firmware reads is there, of its type and in a range that makes sense, or a ValueError
 names the field (``sensing.scan_ms must be a whole number from 1 to 1000, got 0``).
 
-Runs on the board (MicroPython) as on the host; board_config imports it for the check and lets
-it go afterwards (RAM). The host adds a full JSON Schema check (host_tools/board_schema.py).
+Runs on the board (MicroPython) as on the host; board_config imports it for the check, turns its
+ValueError into a BoardConfigError naming the file, and lets it go afterwards (RAM). The host adds
+a full JSON Schema check (host_tools/board_schema.py).
 """
-
-from firmware.drivers.board_config import BoardConfigError
 
 ZONES = 28
 GPIOS = 30                 # the RP2040's GP0..GP29
@@ -16,14 +15,14 @@ DIE_LEDS = 7
 def _get(d, path, key, kind=None):
     if isinstance(key, int):
         if not isinstance(d, list) or key >= len(d):
-            raise BoardConfigError("%s is missing" % _at(path, key))
+            raise ValueError("%s is missing" % _at(path, key))
     elif not isinstance(d, dict):
-        raise BoardConfigError("%s must be an object" % (path or "the description"))
+        raise ValueError("%s must be an object" % (path or "the description"))
     elif key not in d:
-        raise BoardConfigError("%s is missing" % _at(path, key))
+        raise ValueError("%s is missing" % _at(path, key))
     v = d[key]
     if kind is not None and not isinstance(v, kind) or kind is int and isinstance(v, bool):
-        raise BoardConfigError("%s must be %s, got %s" % (_at(path, key), _KIND.get(kind, "?"),
+        raise ValueError("%s must be %s, got %s" % (_at(path, key), _KIND.get(kind, "?"),
                                                           _show(v)))
     return v
 
@@ -45,7 +44,7 @@ def _show(v):
 def _int(d, path, key, lo, hi):
     v = _get(d, path, key)
     if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
-        raise BoardConfigError("%s must be a whole number from %d to %d, got %s"
+        raise ValueError("%s must be a whole number from %d to %d, got %s"
                                % (_at(path, key), lo, hi, _show(v)))
     return v
 
@@ -53,7 +52,7 @@ def _int(d, path, key, lo, hi):
 def _num(d, path, key, lo, hi):
     v = _get(d, path, key)
     if not isinstance(v, (int, float)) or isinstance(v, bool) or not lo <= v <= hi:
-        raise BoardConfigError("%s must be a number from %s to %s, got %s"
+        raise ValueError("%s must be a number from %s to %s, got %s"
                                % (_at(path, key), lo, hi, _show(v)))
     return v
 
@@ -63,7 +62,7 @@ def _choice(d, path, key, values, default=None):
         return default
     v = _get(d, path, key)
     if v not in values:
-        raise BoardConfigError("%s must be one of %s, got %s"
+        raise ValueError("%s must be one of %s, got %s"
                                % (_at(path, key), ", ".join(values), _show(v)))
     return v
 
@@ -71,26 +70,26 @@ def _choice(d, path, key, values, default=None):
 def _list(d, path, key, n):
     v = _get(d, path, key, list)
     if len(v) != n:
-        raise BoardConfigError("%s must list %d items, got %d" % (_at(path, key), n, len(v)))
+        raise ValueError("%s must list %d items, got %d" % (_at(path, key), n, len(v)))
     return v
 
 
 def _span(v, path, count, length=None):
     """[first, n] of LEDs within the strip."""
     if not isinstance(v, list) or len(v) != 2:
-        raise BoardConfigError("%s must be [first LED, count], got %s" % (path, _show(v)))
+        raise ValueError("%s must be [first LED, count], got %s" % (path, _show(v)))
     first = _int(v, path, 0, 0, count - 1)
     n = _int(v, path, 1, 0, count)
     if length is not None and n != length:
-        raise BoardConfigError("%s must be %d LEDs, got %d" % (path, length, n))
+        raise ValueError("%s must be %d LEDs, got %d" % (path, length, n))
     if first + n > count:
-        raise BoardConfigError("%s runs past the strip's %d LEDs" % (path, count))
+        raise ValueError("%s runs past the strip's %d LEDs" % (path, count))
 
 
 def check(desc):
-    """Raise BoardConfigError naming the first field the firmware cannot use."""
+    """Raise ValueError naming the first field the firmware cannot use."""
     if not isinstance(desc, dict):
-        raise BoardConfigError("the description must be a JSON object")
+        raise ValueError("the description must be a JSON object")
     _get(desc, "", "name", str)
     if "mcu" in desc and "wifi" in _get(desc, "", "mcu", dict):
         _get(desc["mcu"], "mcu", "wifi", bool)
@@ -103,10 +102,10 @@ def check(desc):
     for key in need:
         _get(pins, "pins", key, dict)
     if pins["btn_p0"]["gpio"] + 2 >= GPIOS:
-        raise BoardConfigError("pins.btn_p0.gpio: the three buttons take it and the next two "
+        raise ValueError("pins.btn_p0.gpio: the three buttons take it and the next two "
                                "GPIOs, past GP%d" % (GPIOS - 1))
     if pins["mux_s0"]["gpio"] + 7 >= GPIOS:
-        raise BoardConfigError("pins.mux_s0.gpio: the eight select lines take it and the next "
+        raise ValueError("pins.mux_s0.gpio: the eight select lines take it and the next "
                                "seven GPIOs, past GP%d" % (GPIOS - 1))
     zones = _get(desc, "", "zones", dict)
     slots = _list(zones, "zones", "slots", ZONES)
@@ -117,13 +116,13 @@ def check(desc):
     for i, pair in enumerate(zones.get("beside", ())):
         path = "zones.beside[%d]" % i
         if not isinstance(pair, list) or len(pair) != 2:
-            raise BoardConfigError("%s must be a pair of zones, got %s" % (path, _show(pair)))
+            raise ValueError("%s must be a pair of zones, got %s" % (path, _show(pair)))
         _int(pair, path, 0, 0, ZONES - 1)
         _int(pair, path, 1, 0, ZONES - 1)
     dig = _get(desc, "", "digital", dict)
     chips = _int(dig, "digital", "chips", 1, 64)
     if front == "digital" and chips * 8 < total:
-        raise BoardConfigError("digital.chips: %d shift registers read %d inputs, fewer than "
+        raise ValueError("digital.chips: %d shift registers read %d inputs, fewer than "
                                "the %d slots" % (chips, chips * 8, total))
     _int(dig, "digital", "spi_baud", 1000, 50000000)
     _get(dig, "digital", "active_low", bool)
@@ -132,7 +131,7 @@ def check(desc):
     for key in ("zero_code", "on_codes", "off_codes", "rail_low", "rail_high", "bad_guard"):
         _int(ana, "analog", key, 0, 4095)
     if ana["rail_low"] >= ana["rail_high"]:
-        raise BoardConfigError("analog.rail_low must be below analog.rail_high")
+        raise ValueError("analog.rail_low must be below analog.rail_high")
     _choice(ana, "analog", "white", ("below", "above"))
     _int(ana, "analog", "per_scan", 1, 255)
     _int(ana, "analog", "filter_shift", 0, 15)
@@ -177,6 +176,6 @@ def check(desc):
     need = power["pico_ma"] + power["buzzer_ma"] + power["registers_ma"] \
         + (dig if front == "digital" else ana)["sensor_ma"] * total + power["led_idle_ma"] * count
     if need >= usable:
-        raise BoardConfigError("power.supply_ma: %d mA usable (derate_pct) leaves nothing for the "
+        raise ValueError("power.supply_ma: %d mA usable (derate_pct) leaves nothing for the "
                                "LEDs after %d mA of logic, sensors and idle LEDs"
                                % (usable, need))

@@ -136,7 +136,7 @@ def load(path="hardware/board.json", front_end=None):
     try:
         if check is not None:
             check(desc)
-    except BoardConfigError as exc:
+    except ValueError as exc:          # what the check refuses, named by its field
         raise BoardConfigError("%s: %s" % (path, exc))
     finally:
         sys.modules.pop("firmware.drivers.board_check", None)   # checked once: free its RAM

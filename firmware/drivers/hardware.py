@@ -131,22 +131,19 @@ class Hardware:
         return True
 
 
-def build(sim=False, path=DESCRIPTION, front_end=None, world=None, storage_root=None,
-          led_driver=None):
-    """The board's Hardware (sim=False), or one on simulated parts (sim=True; ``world`` reuses a
-    SimWorld, e.g. after a power cut; ``storage_root`` is the host folder standing for flash).
-    ``front_end`` ("digital"/"analog") and ``led_driver`` ("neopixel"/"pio") override board.json."""
+def config(path=DESCRIPTION, front_end=None, led_driver=None):
+    """board.json's tables; ``front_end`` ("digital"/"analog") and ``led_driver``
+    ("neopixel"/"pio") override its choice."""
     cfg = board_config.load(path, front_end)
     if led_driver:
         cfg.led_driver = led_driver
-    if sim:
-        from firmware.sim.world import SimWorld
-        if world is None:
-            world = SimWorld(cfg, storage_root)
-        else:
-            world.attach(cfg)
-        return Hardware(cfg, world.machine, world.neopixel, world.rp2, world.fs, world.ticks_ms,
-                        DATA_ROOT, world)
+    return cfg
+
+
+def build(path=DESCRIPTION, front_end=None, storage_root=None, led_driver=None):
+    """The board's Hardware on its own parts (``config`` reads the description). The simulated
+    board's is ``firmware.sim.world.build``: the drivers never import the simulator."""
+    cfg = config(path, front_end, led_driver)
     import machine
     import neopixel
     import rp2

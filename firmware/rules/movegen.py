@@ -23,13 +23,8 @@ their multiset of sources). Non-doubles (at most two steps) are de-duplicated by
 30-bit key of the change they make.
 """
 
-from firmware.rules.position import Position, SIDE, CHECKERS
+from firmware.rules.position import Position, SIDE, CHECKERS, BAR, PIP_OF_BIT
 
-_BAR = 25
-_PAD = 31
-_BITPOS = {}
-for _i in range(26):
-    _BITPOS[1 << _i] = _i
 _MASK24 = 0xFFFFFF
 
 
@@ -79,7 +74,7 @@ class Turn:
         # matters for a rule judged after every step
         self.canon = self.double and not self.six_each
         # can a rule forbid a source pip this turn (bar, head, lock)? if not, skip those tests
-        self.guarded = self.head_on or self.lift or self.six_each or self.mine[_BAR] > 0
+        self.guarded = self.head_on or self.lift or self.six_each or self.mine[BAR] > 0
         self.used = 0          # non-doubles: bit 0 = higher die used, bit 1 = lower die used
         self.stack = []        # one int per step: src | die<<5 | dst<<8 | hit<<13 | locks_before<<14
         self.need_die = 0
@@ -146,7 +141,7 @@ class Turn:
         while leaves:
             low = leaves & -leaves
             leaves ^= low
-            s = _BITPOS[low]
+            s = PIP_OF_BIT[low]
             after = src
             if mine[s] == 1:
                 after ^= low
@@ -160,7 +155,7 @@ class Turn:
         mine = self.mine
         if not mine[s]:
             return False
-        if mine[_BAR] and s != _BAR:
+        if mine[BAR] and s != BAR:
             return False
         if self.lock_on and (self.locks >> s) & 1:
             return False
@@ -196,7 +191,7 @@ class Turn:
             opp = self.opp
             if opp[t] == 1 and self.hitting:
                 opp[t] = 0
-                opp[_BAR] += 1
+                opp[BAR] += 1
                 e |= 1 << 13
                 if self.lift and t <= 6:
                     self.locks |= 1 << t
@@ -222,7 +217,7 @@ class Turn:
             self.src &= ~(1 << t)
         if (e >> 13) & 1:
             self.opp[t] = 1
-            self.opp[_BAR] -= 1
+            self.opp[BAR] -= 1
         self.locks = e >> 14
         if s >= 7 and t <= 6:
             self.outside += 1
@@ -264,9 +259,9 @@ class Turn:
             while cand:
                 low = cand & -cand
                 cand ^= low
-                s = _BITPOS[low]
+                s = PIP_OF_BIT[low]
                 self._make(s, d)
-                r = self._search(depth + 1, s if self.canon else _BAR, goal)
+                r = self._search(depth + 1, s if self.canon else BAR, goal)
                 self._unmake()
                 if r > best:
                     best = r
@@ -295,18 +290,18 @@ class Turn:
 
     def _settle(self):
         """Fix the number of steps a legal play must use, and the rule modes that decide it."""
-        m = self._best(0, _BAR)
+        m = self._best(0, BAR)
         if self.head_on and self._limit2 > self.head_limit and m < self.ndice:
             keep = self.head_limit
             self.head_limit = self._limit2
-            m2 = self._best(0, _BAR)
+            m2 = self._best(0, BAR)
             if m2 > m:
                 m = m2
             else:
                 self.head_limit = keep
         if self.lift and m >= 2:
             self.lock_on = True
-            ml = self._best(0, _BAR)
+            ml = self._best(0, BAR)
             if self.rules.hit_lift_lock_first():
                 if ml >= 1:
                     m = ml
@@ -324,7 +319,7 @@ class Turn:
 
     def _has_single(self, d):
         """Is there a one-step candidate play with die d?"""
-        cand = self._sources(_BAR, d)
+        cand = self._sources(BAR, d)
         if self.six:
             cand = self._six_leaves(cand, d)
         return cand != 0
@@ -352,12 +347,12 @@ class Turn:
         """Steps from ``src`` that keep a legal play reachable: [(dst, die), ...]."""
         out = []  # type: list
         depth = len(self.stack)
-        if depth >= self.max_steps or not (0 < src <= _BAR) or not self.mine[src]:
+        if depth >= self.max_steps or not (0 < src <= BAR) or not self.mine[src]:
             return out
         for d in self._next_dice():
             if self._legal(src, d):
                 self._make(src, d)
-                ok = self._completable(depth + 1, _BAR)
+                ok = self._completable(depth + 1, BAR)
                 self._unmake()
                 if ok:
                     t = src - d
@@ -367,7 +362,7 @@ class Turn:
     def sources(self):
         """Pips holding a checker that has at least one offered step now."""
         out = []
-        for s in range(_BAR, 0, -1):
+        for s in range(BAR, 0, -1):
             if self.mine[s] and self.targets(s):
                 out.append(s)
         return out
@@ -464,7 +459,7 @@ class Turn:
         bearing off when the rules allow; never a point the bar, head or lock rule holds."""
         allowed = self.src & ((2 << top) - 2)
         if self.guarded:
-            f = 0x1FFFFFE if self.mine[_BAR] else 0  # a checker on the bar enters first
+            f = 0x1FFFFFE if self.mine[BAR] else 0  # a checker on the bar enters first
             if self.head_on and self.head_moved >= self.head_limit:
                 f |= 1 << 24
             if self.lock_on:
@@ -486,7 +481,7 @@ class Turn:
         while bear:                                  # at most six sources; the rules decide
             low = bear & -bear
             bear ^= low
-            if self._legal(_BITPOS[low], d):
+            if self._legal(PIP_OF_BIT[low], d):
                 ok |= low
         return ok
 
@@ -578,7 +573,7 @@ class Turn:
         d = self.hi
         inflow = bytearray(SIDE)
         seq = []
-        for s in range(_BAR, 0, -1):
+        for s in range(BAR, 0, -1):
             have = self.mine[s] + inflow[s]
             out = have - fm[s]
             if out < 0:
@@ -595,14 +590,14 @@ class Turn:
         """Non-doubles: every order and choice of up to two steps matching the target."""
         mine = self.mine
         for d1 in (self.hi, self.lo):
-            for s1 in range(_BAR, 0, -1):
+            for s1 in range(BAR, 0, -1):
                 if not mine[s1]:
                     continue
                 self._make(s1, d1)
                 if mine == fm and self.opp == fo:
                     found.append([(s1, d1)])
                 d2 = self.lo if d1 == self.hi else self.hi
-                for s2 in range(_BAR, 0, -1):
+                for s2 in range(BAR, 0, -1):
                     if mine[s2]:
                         self._make(s2, d2)
                         if mine == fm and self.opp == fo:
@@ -637,10 +632,10 @@ class Turn:
         """Why the step (s, d) is illegal in the current node, or None."""
         mine = self.mine
         t = s - d
-        where = "bar" if s == _BAR else str(s)
+        where = "bar" if s == BAR else str(s)
         if not mine[s]:
             return "there is no checker on %s" % where
-        if mine[_BAR] and s != _BAR:
+        if mine[BAR] and s != BAR:
             return "a checker on the bar must enter before any other checker moves"
         if len(self.stack) >= self.ndice:
             return "more steps than the dice allow"
@@ -669,13 +664,13 @@ class Turn:
 
     def explain_step(self, src, die):
         """Why the step src by die is not offered now."""
-        why = self._step_problem(src, die) if 0 < src <= _BAR else "no such point %r" % src
+        why = self._step_problem(src, die) if 0 < src <= BAR else "no such point %r" % src
         if why:
             return why
         if len(self.stack) >= self.max_steps:
             return "the play is already complete"
         self._make(src, die)
-        ok = self._completable(len(self.stack), _BAR)
+        ok = self._completable(len(self.stack), BAR)
         self._unmake()
         if ok:
             return "the step is legal"

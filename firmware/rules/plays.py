@@ -8,7 +8,9 @@ make/unmake and leaves it as it found it (see ``firmware.rules.movegen`` for the
 in canonical order, non-doubles de-duplicated by an exact change key).
 """
 
-from firmware.rules.movegen import _BAR, _PAD, _BITPOS
+from firmware.rules.position import BAR, PIP_OF_BIT
+
+_PAD = 31        # no point: the change key's filler for a step or a hit that is not there
 
 
 def plays_packed(turn, out=None):
@@ -26,7 +28,7 @@ def plays_packed(turn, out=None):
     if turn.double and not turn.canon:
         _doubles_any_order(turn, 0, out, set())
     elif turn.double:
-        _doubles(turn, 1, _BAR, turn.max_steps, out)       # count bits = max_steps
+        _doubles(turn, 1, BAR, turn.max_steps, out)       # count bits = max_steps
     else:
         _pairs(turn, out)
     turn._replay(saved)
@@ -57,7 +59,7 @@ def _doubles(turn, depth, top, prefix, out):
     while land:
         low = land & -land
         land ^= low
-        s = _BITPOS[low]
+        s = PIP_OF_BIT[low]
         t = s - d if s > d else 0
         # make
         mine[s] -= 1
@@ -73,7 +75,7 @@ def _doubles(turn, depth, top, prefix, out):
         locks0 = turn.locks
         if hit:
             opp[t] = 0
-            opp[_BAR] += 1
+            opp[BAR] += 1
             if lift and t <= 6:
                 turn.locks = locks0 | (1 << t)
         home = s >= 7 and t <= 6
@@ -102,7 +104,7 @@ def _doubles(turn, depth, top, prefix, out):
             turn.outside += 1
         if hit:
             opp[t] = 1
-            opp[_BAR] -= 1
+            opp[BAR] -= 1
         turn.locks = locks0
         turn.src = src0
         mine[t] -= 1
@@ -121,7 +123,7 @@ def _emit(turn, leaves, prefix, shift, out):
     while leaves:
         low = leaves & -leaves
         leaves ^= low
-        out.append(prefix | (_BITPOS[low] << shift))
+        out.append(prefix | (PIP_OF_BIT[low] << shift))
 
 
 def _doubles_any_order(turn, depth, out, seen):
@@ -143,11 +145,11 @@ def _doubles_any_order(turn, depth, out, seen):
                 out.append(p)
         return
     d = turn.hi
-    cand = turn._sources(_BAR, d)
+    cand = turn._sources(BAR, d)
     while cand:
         low = cand & -cand
         cand ^= low
-        s = _BITPOS[low]
+        s = PIP_OF_BIT[low]
         turn._make(s, d)
         _doubles_any_order(turn, depth + 1, out, seen)
         turn._unmake()
@@ -164,14 +166,14 @@ def _pairs(turn, out):
     for first, second in ((turn.hi, turn.lo), (turn.lo, turn.hi)):
         if m == 1 and need and first != need:
             continue
-        firsts = turn._sources(_BAR, first)
+        firsts = turn._sources(BAR, first)
         if m == 1 and turn.six:
             firsts = turn._six_leaves(firsts, first)
         lo_first = 8 if first == turn.lo else 0
         while firsts:
             low = firsts & -firsts
             firsts ^= low
-            s1 = _BITPOS[low]
+            s1 = PIP_OF_BIT[low]
             t1 = s1 - first if s1 > first else 0
             h1 = 1 if (t1 and hitting and opp[t1] == 1) else 0
             if m == 1:
@@ -181,13 +183,13 @@ def _pairs(turn, out):
                     out.append(1 | lo_first | (s1 << 4))
                 continue
             turn._make(s1, first)
-            seconds = turn._sources(_BAR, second)
+            seconds = turn._sources(BAR, second)
             if turn.six:
                 seconds = turn._six_leaves(seconds, second)
             while seconds:
                 low2 = seconds & -seconds
                 seconds ^= low2
-                s2 = _BITPOS[low2]
+                s2 = PIP_OF_BIT[low2]
                 t2 = s2 - second if s2 > second else 0
                 h2 = 1 if (t2 and hitting and opp[t2] == 1) else 0
                 k = _change_key(s1, t1, h1, s2, t2, h2)
@@ -205,7 +207,7 @@ def count_plays(turn):
         return len(plays_packed(turn))
     saved = turn._rewind()
     turn._n = 0
-    _doubles(turn, 1, _BAR, turn.max_steps, None)
+    _doubles(turn, 1, BAR, turn.max_steps, None)
     turn._replay(saved)
     return turn._n
 

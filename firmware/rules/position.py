@@ -19,6 +19,9 @@ CHECKERS = 15
 WHITE = 0
 BLACK = 1
 SIDE_NAMES = ("white", "black")
+PIP_OF_BIT = {}          # the pip p of the one-bit mask 1 << p (the move generator's pip masks)
+for _p in range(SIDE):
+    PIP_OF_BIT[1 << _p] = _p
 _HEX = "0123456789abcdef"
 
 

@@ -447,8 +447,22 @@ class SimWorld:
         self.wdt_timeout = None
         self.wdt_fired = False
         self.release_at = [None, None, None]
-        return hardware.build(sim=True, path=path or hardware.DESCRIPTION,
-                              front_end=front_end or self.cfg.front_end, world=self)
+        return build(path or hardware.DESCRIPTION, front_end or self.cfg.front_end, self)
 
 
-__all__ = ["SimWorld", "PowerCut"]
+def build(path=None, front_end=None, world=None, storage_root=None, led_driver=None):
+    """The Hardware of a simulated board (``firmware.drivers.hardware``'s, on this module's parts;
+    ``hw.sim`` is the world): ``world`` reuses a SimWorld (e.g. after a power cut), else a new one
+    keeps its flash in ``storage_root`` (a host folder; a fresh temporary one by default).
+    ``front_end`` ("digital"/"analog") and ``led_driver`` ("neopixel"/"pio") override board.json."""
+    from firmware.drivers import hardware
+    cfg = hardware.config(path or hardware.DESCRIPTION, front_end, led_driver)
+    if world is None:
+        world = SimWorld(cfg, storage_root)
+    else:
+        world.attach(cfg)
+    return hardware.Hardware(cfg, world.machine, world.neopixel, world.rp2, world.fs,
+                             world.ticks_ms, hardware.DATA_ROOT, world)
+
+
+__all__ = ["SimWorld", "PowerCut", "build"]

@@ -9,6 +9,8 @@ line: ``python -m host_tools export`` and the station read them). ``results.csv`
 ``results.md`` list every finished game of the round with its players and result.
 """
 
+import csv
+import io
 import json
 import os
 
@@ -37,7 +39,6 @@ def export_round(station, round_, folder):
             written.append(_write(base + ".nardy.jsonl", text))
     results = station.results()
     rows = [r for r in results["games"] if r["round"] == round_]
-    from host_tools.hall.web import RESULT_COLUMNS, results_csv
     written.append(_write(os.path.join(folder, "results.csv"),
                           results_csv({"games": rows})))
     md = ["# Round %d" % round_, "", "| " + " | ".join(RESULT_COLUMNS) + " |",
@@ -51,6 +52,22 @@ def export_round(station, round_, folder):
                                                    p["points"], p["against"]))
     written.append(_write(os.path.join(folder, "results.md"), "\n".join(md) + "\n"))
     return written
+
+
+RESULT_COLUMNS = ("round", "board", "serial", "variant", "white", "black", "winner", "points",
+                  "how", "score", "match", "game", "turns")
+
+
+def results_csv(results):
+    """The results table (``station.results()``'s games) as CSV: the page's download and the
+    round's results.csv."""
+    out = io.StringIO()
+    w = csv.writer(out)
+    w.writerow(RESULT_COLUMNS)
+    for row in results["games"]:
+        w.writerow([json.dumps(row[c]) if isinstance(row[c], list) else row[c]
+                    for c in RESULT_COLUMNS])
+    return out.getvalue()
 
 
 def _write(path, text):

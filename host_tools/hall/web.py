@@ -9,8 +9,6 @@ delayed views (made from verified lines), never the boards' live status. Both pa
 updates as Server-Sent Events; the spectators' stream carries only the boards asked for.
 """
 
-import csv
-import io
 import json
 import os
 import queue
@@ -263,6 +261,7 @@ class _Director(_Page):
         if path == "/api/results":
             return self._json(station.results())
         if path == "/api/results.csv":
+            from host_tools.hall.exports import results_csv
             return self._send(200, results_csv(station.results()).encode("utf-8"),
                               "text/csv; charset=utf-8",
                               (("Content-Disposition", 'attachment; filename="results.csv"'),))
@@ -333,17 +332,3 @@ def act_on(station, act):
         files = export_round(station, r, folder)
         return {"folder": folder, "files": [os.path.basename(f) for f in files]}
     raise Denied(400, "unknown action (round, seat, clear, export)")
-
-
-RESULT_COLUMNS = ("round", "board", "serial", "variant", "white", "black", "winner", "points",
-                  "how", "score", "match", "game", "turns")
-
-
-def results_csv(results):
-    out = io.StringIO()
-    w = csv.writer(out)
-    w.writerow(RESULT_COLUMNS)
-    for row in results["games"]:
-        w.writerow([json.dumps(row[c]) if isinstance(row[c], list) else row[c]
-                    for c in RESULT_COLUMNS])
-    return out.getvalue()
