@@ -278,8 +278,10 @@ def _locked(transport):
     return any(o.get("t") == "identity" and o.get("locked") for o in answer)
 
 
-def deploy(port, root=REPO_ROOT, dry_run=False, reset=True, out=sys.stdout, front_end=None):
-    """Bring the board on ``port`` in step with the build; returns (copied, removed) paths."""
+def deploy(port, root=REPO_ROOT, dry_run=False, reset=True, out=None, front_end=None):
+    """Bring the board on ``port`` in step with the build, saying what it does on ``out`` (the
+    standard output at the time of the call by default); returns (copied, removed) paths."""
+    out = out or sys.stdout
     from mpremote.transport import TransportError
     from mpremote.transport_serial import SerialTransport
 

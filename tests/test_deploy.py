@@ -95,3 +95,29 @@ def test_deploy_copies_the_image_then_only_what_changed(fake_board):
 def test_deploy_command_without_a_board_says_so(capsys):
     assert cmd_deploy.main(["--port", "/dev/no-such-board"]) == 1
     assert "cannot open /dev/no-such-board" in capsys.readouterr().err
+
+
+# Deployed modules that name the simulator, each only on a run with --sim (a PC): main.py builds
+# the simulated board there, and the App takes the simulated hands' commands from its world.
+SIM_ON_A_PC_ONLY = {"firmware.main", "firmware.app"}
+
+
+@pytest.mark.micropython
+def test_a_fresh_board_gets_no_simulation_module(fake_board, capsys):
+    import test_imports
+    assert cmd_deploy.main(["--dry-run", "--port", fake_board.port]) == 0
+    listed = [line.split(" -> ")[0].split()[-1] for line in capsys.readouterr().out.splitlines()
+              if line.startswith("would copy")]
+    assert os.listdir(fake_board.root) == [], "a dry run wrote to the board"
+    modules = {src[:-3].replace("/", ".") for src in listed if src.startswith("firmware/")}
+    modules = {m[:-len(".__init__")] if m.endswith(".__init__") else m for m in modules}
+    every = {m for m in test_imports.modules() if m.startswith("firmware")}
+    simulation = {m for m in every if m == "firmware.sim" or m.startswith("firmware.sim.")}
+    assert simulation, "the simulator has moved: this test no longer sees it"
+    assert modules & simulation == set()
+    assert modules == every - simulation, "a firmware module is not deployed"
+    assert "hardware/board.json" in listed and "boot.py" in listed
+    # and nothing deployed imports the simulator, but where a --sim run on a PC does
+    edges = test_imports.graph()
+    naming = {m for m in modules if any(test_imports.within(t, "firmware.sim") for t in edges[m])}
+    assert naming <= SIM_ON_A_PC_ONLY, naming - SIM_ON_A_PC_ONLY
