@@ -3,7 +3,9 @@
 With no board attached (or with --sim) the unchanged firmware runs on the simulated hardware,
 on CPython, or under the real MicroPython unix port with --micropython, and a page on localhost
 shows the board: move the checkers with the mouse, press the players' buttons, watch the LEDs.
-With a board attached over USB, the same page watches it live (a spectator view).
+With a board attached over USB, the same page watches it live (a spectator view), read-only;
+with --keys DIRECTOR_KEYFILE the page acts on it as the tournament director: every command that
+changes the game is signed (host_tools/director.py) and the board records it as the director's.
 """
 
 import argparse
@@ -14,6 +16,7 @@ import tempfile
 import threading
 import webbrowser
 
+from host_tools.director import Director, DirectorError
 from host_tools.serial_link import SerialLink, find_board_ports
 from host_tools.web.firmware_process import FirmwareProcess
 from host_tools.web.hub import BoardHub
@@ -39,6 +42,11 @@ def parse_args(argv):
     p.add_argument("--http-port", type=int, default=DEFAULT_HTTP_PORT,
                    help="port of the page (default %d; 0 = any free port)" % DEFAULT_HTTP_PORT)
     p.add_argument("--no-browser", action="store_true", help="print the address, do not open a browser")
+    p.add_argument("--keys", metavar="DIRECTOR_KEYFILE",
+                   help="live view: act on the real board as the tournament director, with the "
+                        "director's key file (as `director` takes): the page's commands are "
+                        "signed and recorded as the director's. Without it the live view is "
+                        "read-only")
     p.add_argument("--no-setup", action="store_true",
                    help="virtual board: start with no checkers out (the page's button sets them out)")
     return p.parse_args(argv)
@@ -78,27 +86,61 @@ def _stop_on_sigterm(signum, frame):
     raise KeyboardInterrupt
 
 
+def start_hub(link, director=None):
+    """The hub on ``link``, started; with the director's keys, the board's key is checked first
+    (a wrong key file is refused here, not at the first act). Raises OSError or DirectorError."""
+    hub = BoardHub(link, director)
+    hub.start()
+    if hub.mode == "live" and director is not None:
+        try:
+            hub.check_director()
+        except DirectorError:
+            hub.close()
+            raise
+    return hub
+
+
 def main(argv):
     args = parse_args(argv)
+    director = None
+    if args.keys:
+        try:
+            director = Director.load(args.keys)
+        except DirectorError as exc:
+            print("play: %s" % exc, file=sys.stderr)
+            return 2
+        if args.sim or args.micropython:
+            print("play: --keys is for a real board (the director's signed commands); the "
+                  "virtual board takes the page's acts as they are", file=sys.stderr)
+            return 2
+        if not args.port and not find_board_ports():
+            print("play: --keys acts on a real board, and none is attached (--port names its "
+                  "serial port)", file=sys.stderr)
+            return 1
     try:
         link = choose_link(args)
     except FileNotFoundError as exc:        # --micropython without the unix port installed
         print("play: %s" % exc, file=sys.stderr)
         return 1
-    hub = BoardHub(link)
     try:
-        hub.start()
+        hub = start_hub(link, director)
     except OSError as exc:
         print("cannot reach the %s: %s" % (link.describe(), exc), file=sys.stderr)
+        return 1
+    except DirectorError as exc:
+        print("play: %s: %s" % (args.keys, exc), file=sys.stderr)
         return 1
     if hub.mode == "sim" and not args.no_setup:
         hub.page_action({"do": "setup"})       # the checkers stand as the game has them
     server = bind_server(hub, args.host, args.http_port)
     server.serve_in_thread()
     print("The %s is on %s" % (link.describe(), server.url))
-    if hub.mode == "live":
+    if hub.mode == "live" and hub.director is not None:
+        print("Director: your acts on board %s are signed and recorded as the director's "
+              "(the players' own moves and buttons stay theirs)." % hub.identity["board"])
+    elif hub.mode == "live":
         print("Live view: the page follows the game played on the real board, read-only "
-              "(use --sim for the virtual board).")
+              "(--keys DIRECTOR_KEYFILE to act as the director; --sim for the virtual board).")
     else:
         print("Drag checkers with the mouse (Shift-drag: two at once); the buttons end a turn.")
     print("Ctrl-C to stop.", flush=True)

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from firmware.board.protocol import MAX_LINE
-from host_tools.web.actions import (LIVE_READ_ONLY, PAGE_COMMANDS, Refused, command_line,
-                                    director_line, protocol_line)
+from host_tools.web.actions import (LIVE_READ_ONLY, PAGE_COMMANDS, REAL_HANDS, Refused,
+                                    command_line, director_line, protocol_line)
 from host_tools.web.guard import Denied, Guard, body_length
 
 PORT = 8421
@@ -174,6 +174,53 @@ def test_the_live_view_of_a_real_board_refuses_every_act(action):
     assert str(exc.value) == LIVE_READ_ONLY
     with pytest.raises(Refused):
         director_line(action)
+
+
+class StubDirector:
+    """Signs as ``mac(board, nonce, command)`` so that a test sees what was signed."""
+
+    def sign(self, board, nonce, command):
+        return "%s.%s.%s" % (board, nonce, command.replace(" ", "_"))
+
+
+def challenges():
+    """A challenge source that counts its calls: a fresh nonce each time."""
+    asked = []
+
+    def challenge():
+        asked.append(1)
+        return {"board": "b1", "nonce": "n%d" % len(asked)}
+    return challenge, asked
+
+
+@pytest.mark.parametrize("line, sent", [
+    ("status", "status"), ("export", "export"), ("help", "help"),         # reads: as they are
+    ("clock 600 12", "dir b1.n1.clock_600_12 clock 600 12"),
+    ("roll  6   1", "dir b1.n1.roll_6_1 roll 6 1"), ("new long", "dir b1.n1.new_long new long"),
+    ("resign accept", "dir b1.n1.resign_accept resign accept"),
+])
+def test_the_directors_page_signs_what_changes_the_game(line, sent):
+    challenge, asked = challenges()
+    assert director_line({"do": "command", "line": line}, StubDirector(), challenge) == sent
+    assert len(asked) == (1 if sent.startswith("dir ") else 0)     # no challenge for a read
+
+
+@pytest.mark.parametrize("action, why", [
+    ({"do": "lift", "zone": 3}, REAL_HANDS), ({"do": "press", "button": "p0"}, REAL_HANDS),
+    ({"do": "setup"}, REAL_HANDS), ({"do": "power_cut"}, REAL_HANDS),
+    ({"do": "command", "line": "mix 00ff"}, "may not send"),
+    ({"do": "command", "line": "unlock"}, "may not send"),
+    ({"do": "command", "line": "dir 00 clock 1"}, "may not send"),
+    ({"do": "command", "line": "sim setup"}, "may not send"),
+    ({"do": "command", "line": "clock 600 12\nunlock"}, "printable"),
+    ({"do": "command", "line": "new long " + "x" * (MAX_LINE - 30)}, "the director signs is at most"),
+    ({"do": "reboot"}, "unknown action"), ([], "JSON object"), ("status", "JSON object"),
+])
+def test_the_directors_page_refuses_before_asking_a_challenge(action, why):
+    challenge, asked = challenges()
+    with pytest.raises(Refused, match=why):
+        director_line(action, StubDirector(), challenge)
+    assert asked == []
 
 
 @settings(max_examples=400, deadline=None, derandomize=True)

@@ -1,7 +1,8 @@
-"""The page's actions as protocol command lines: the simulated hands and buttons, and the commands a page may send."""
+"""The page's actions as protocol command lines: the simulated hands and buttons, the commands a page may send, and the director's signed ones on a real board."""
 
 import re
 
+from firmware.board.identity import MAC_HEX
 from firmware.board.protocol import MAX_LINE
 from firmware.board.zonemap import zone_name
 
@@ -12,8 +13,15 @@ BUTTONS = ("p0", "p1", "menu")
 PRESS_MS = 200          # a finger's press (the page measures real ones)
 MAX_PRESS_MS = 10000
 _INT = re.compile(r"-?[0-9]{1,6}")
+# what a locked board still takes from the bare host link: sent plainly, never signed
+READS = ("status", "export", "help")
+HANDS = ("lift", "place", "press", "setup", "power_cut")
 LIVE_READ_ONLY = ("this is the live view of a real board: it is read-only. Only the tournament "
-                  "director may change a game on it, and the director's unlock is not built yet")
+                  "director may change a game on it: start the page with "
+                  "`python -m host_tools play --keys DIRECTOR_KEYFILE`")
+REAL_HANDS = ("on a real board the players move the checkers and press its buttons: the page's "
+              "hands and buttons are the virtual board's only")
+SIGNED_OVERHEAD = len("dir ") + MAC_HEX + 1     # what ``dir <mac> `` adds to a signed command
 
 
 class Refused(ValueError):
@@ -53,29 +61,53 @@ def _small_int(value, lo, hi, what):
     return value
 
 
-def director_line(action):
-    """The one door through which a page could change a game on a real board: a command the
-    tournament director authorised (issue 13: a challenge/response HMAC over the host link, with
-    the key of ``play --director-key FILE``). That authentication is not built yet, so every act
-    is refused; when it is, this is where the authorised command line is made."""
-    raise Refused(LIVE_READ_ONLY)
+def director_line(action, director=None, challenge=None):
+    """The one door through which the page acts on a real board: the command line for ``action``
+    as the tournament director sends it, or Refused. Without the director (``play`` started with
+    no ``--keys``) every act is refused. With it, a read (``READS``) goes as it is; a command that
+    changes the game is signed: ``challenge()`` asks the board for a fresh one (a dict with
+    ``board`` and ``nonce``, or Refused), and the line is ``dir <mac> <command>`` with
+    ``director.sign`` (host_tools/director.py), so that the board takes it while locked and
+    records it as the director's. The simulated hands and buttons never reach a real board."""
+    if director is None:
+        raise Refused(LIVE_READ_ONLY)
+    if isinstance(action, dict) and action.get("do") in HANDS:
+        raise Refused(REAL_HANDS)
+    line = page_command(action)
+    if line.split()[0].lower() in READS:
+        return line
+    if len(line) > MAX_LINE - SIGNED_OVERHEAD:
+        raise Refused("a command the director signs is at most %d characters"
+                      % (MAX_LINE - SIGNED_OVERHEAD))
+    got = challenge()
+    return "dir %s %s" % (director.sign(got["board"], got["nonce"], line), line)
 
 
-def command_line(action, simulated):
+def page_command(action):
+    """The protocol line of a ``{"do": "command", "line": ...}`` action whose first word is on the
+    page's list (``PAGE_COMMANDS``); raises Refused."""
+    if not isinstance(action, dict):
+        raise Refused("an action is a JSON object with a 'do'")
+    if action.get("do") != "command":
+        raise Refused("unknown action %s" % ascii(action.get("do"))[:30])
+    line = protocol_line(action.get("line", ""))
+    word = line.split()[0].lower() if line else ""
+    if word not in PAGE_COMMANDS:
+        raise Refused("the page may not send %r" % word[:20])
+    return line
+
+
+def command_line(action, simulated, director=None, challenge=None):
     """The command line for one page action (a dict with ``do``); raises Refused.
     ``simulated``: the board is the virtual one (hands and buttons are the page's); on a real
-    board every action goes through ``director_line``."""
+    board every action goes through ``director_line`` (``director``, ``challenge``: see there)."""
     if not simulated:
-        return director_line(action)
+        return director_line(action, director, challenge)
     if not isinstance(action, dict):
         raise Refused("an action is a JSON object with a 'do'")
     kind = action.get("do")
     if kind == "command":
-        line = protocol_line(action.get("line", ""))
-        word = line.split()[0].lower() if line else ""
-        if word not in PAGE_COMMANDS:
-            raise Refused("the page may not send %r" % word[:20])
-        return line
+        return page_command(action)
     if kind == "lift":
         return "sim lift %s" % zone_word(action.get("zone"))
     if kind == "place":

@@ -1,4 +1,4 @@
-"""The board as the page sees it: the latest lines from the link, the log, the record, the checkers, the listeners."""
+"""The board as the page sees it: the latest lines from the link, the log, the record, the checkers, the listeners, the director's acts."""
 
 import collections
 import json
@@ -7,6 +7,7 @@ import threading
 import time
 
 from host_tools.web import words
+from host_tools.director import BoardClient, DirectorError
 from host_tools.export import assemble
 from host_tools.web.actions import Refused, command_line, protocol_line
 from host_tools.web.checkers import VirtualCheckers, stacks_of_position
@@ -20,6 +21,11 @@ RECORD_EVENTS = ("new_game", "setup_ok", "opening", "roll", "choose", "cube", "c
 # raw sensor events, which change nothing the status says: every other event is followed by a
 # fresh status, so that the status line is never older than the last event
 QUIET_EVENTS = ("lift", "place")
+# answer lines a command's Reply keeps (``exchange``): the director's challenge and the identity
+KEPT = ("challenge", "identity")
+# a real board answers in order, and an export of a long game takes it seconds (README: trust)
+DIRECTOR_TIMEOUT_S = 10.0
+START_TIMEOUT_S = 30.0
 
 
 class Reply:
@@ -29,6 +35,7 @@ class Reply:
         self.line = line
         self.origin = origin
         self.answer = None
+        self.said = []               # the lines of kinds KEPT that came before the answer
         self._done = threading.Event()
 
     def settle(self, answer):
@@ -44,9 +51,13 @@ class Reply:
 class BoardHub:
     """Owns one link (simulated firmware or a real board) and fans its news out to listeners."""
 
-    def __init__(self, link):
+    def __init__(self, link, director=None):
         self.link = link
         self.mode = "sim" if link.kind == "sim" else "live"
+        # the tournament director (host_tools.director.Director, from ``play --keys``): the page
+        # then acts on a real board with signed commands; without it, the live view only watches
+        self.director = director if self.mode == "live" else None
+        self.identity = None         # the board's, once check_director() has seen it
         self.checkers = VirtualCheckers() if self.mode == "sim" else None
         self.hello = None
         self.status = None
@@ -61,6 +72,7 @@ class BoardHub:
         self._setup_waits_for_status = False
         self._lock = threading.RLock()
         self._send_lock = threading.Lock()
+        self._acting = threading.Lock()     # one page act at a time: a challenge serves one command
         self._listeners = []
         self._outbox = queue.Queue()
         self._writer = threading.Thread(target=self._write_loop, name="hub-writer", daemon=True)
@@ -118,7 +130,8 @@ class BoardHub:
             return {"t": "snapshot", "mode": self.mode, "link": self.link.describe(),
                     "link_up": self.link_up, "hello": self.hello, "status": self.status,
                     "leds": self.leds, "record": self.record, "log": list(self.log),
-                    "checkers": self._checkers_view(), "view": self.game.view}
+                    "checkers": self._checkers_view(), "view": self.game.view,
+                    "director": self.director is not None}
 
     def match_records(self):
         """The records of the current match's games the hub has seen, in game order."""
@@ -170,14 +183,53 @@ class BoardHub:
 
     def page_action(self, action):
         """One action from the page (any JSON value); returns the Reply of the command it became,
-        or one already settled with the reason it was refused (nothing sent)."""
-        try:
-            line = command_line(action, self.mode == "sim")
-        except Refused as exc:
-            reply = Reply("", "page")
-            reply.settle({"t": "err", "cmd": _action_label(action), "msg": str(exc)})
-            return reply
-        return self.send(line)
+        or one already settled with the reason it was refused (nothing sent). On a real board
+        the line comes from ``actions.director_line``: refused without the director, signed with
+        a fresh challenge otherwise."""
+        with self._acting:
+            try:
+                line = command_line(action, self.mode == "sim", self.director, self._challenge)
+            except Refused as exc:
+                reply = Reply("", "page")
+                reply.settle({"t": "err", "cmd": _action_label(action), "msg": str(exc)})
+                return reply
+            return self.send(line)
+
+    def exchange(self, line, origin="director", timeout=DIRECTOR_TIMEOUT_S):
+        """Send ``line`` and wait: the lines of kinds KEPT it brought, then its ok or err
+        ([] when the board said nothing in time); the ``send`` of a ``director.BoardClient``."""
+        reply = self.send(line, origin=origin)
+        answer = reply.wait(timeout)
+        return reply.said + [answer] if answer is not None else []
+
+    def _challenge(self):
+        """A fresh challenge from the board (``auth``) for the director's next command."""
+        got = self.exchange("auth")
+        if not got:
+            raise Refused("the board did not answer the director's request for a challenge")
+        if got[-1].get("t") != "ok":
+            raise Refused("the board gave no challenge: %s" % got[-1].get("msg", ""))
+        for obj in got:
+            if obj.get("t") == "challenge" and isinstance(obj.get("board"), str) \
+                    and isinstance(obj.get("nonce"), str):
+                return obj
+        raise Refused("the board answered auth without a challenge")
+
+    def check_director(self):
+        """The board's identity, checked against the director's key file (``play --keys``);
+        DirectorError when the board has no key yet or holds another director's."""
+        ident = BoardClient(lambda line: self.exchange(line, timeout=START_TIMEOUT_S)).identity()
+        board = ident.get("board")
+        if ident.get("open"):
+            raise DirectorError("board %s has no key yet: provision it first (python -m "
+                                "host_tools director provision --port PORT --keys FILE)" % board)
+        mine = self.director.key_id(board)
+        if ident.get("key") != mine:
+            raise DirectorError("board %s holds key %s, not this director's (this key file would "
+                                "give it key %s): another director's key file?"
+                                % (board, ident.get("key"), mine))
+        self.identity = ident
+        return ident
 
     # -- lines from the board ---------------------------------------------------------------------------
     def _record_part(self, msg):
@@ -237,6 +289,9 @@ class BoardHub:
             self._broadcast_checkers()
         elif kind == "record":
             self.record = msg
+        elif kind in KEPT and self._pending:
+            self._pending[0].said.append(msg)       # the answer of the command at the head
+            self._note({"dir": "in", "line": msg})
         elif kind in ("ok", "err"):
             reply = self._pending.popleft() if self._pending else None
             if reply is not None:
@@ -280,7 +335,12 @@ class BoardHub:
         entry["at"] = round(time.time(), 3)
         line = entry["line"]
         if entry["dir"] == "out":       # the page's hands on the virtual board: raw only
-            entry["words"] = None if line.startswith("sim ") else "sent: " + line
+            if line.startswith("sim "):
+                entry["words"] = None
+            elif line.startswith("dir "):
+                entry["words"] = "sent as the director: " + line.split(" ", 2)[-1]
+            else:
+                entry["words"] = "sent: " + line
         else:
             try:
                 entry["words"] = words.event_words(line, self.game.rules(), self.game.cube_value())
