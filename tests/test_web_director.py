@@ -21,6 +21,7 @@ from host_tools.director import Director, DirectorError
 from host_tools.serial_link import SerialLink
 from host_tools.web.actions import LIVE_READ_ONLY, REAL_HANDS
 from host_tools.web.server import BoardPageServer
+from host_tools.web.words import record_lines
 from ptyboard import PtyBoard
 from test_web_server import Client, answer
 
@@ -142,6 +143,10 @@ def test_the_directors_acts_go_signed_and_the_record_names_the_director(director
     v = ex.verify(hub.record, keyring, partial=True)
     assert v.authenticated and v.locked
     assert any("the director: clock" in n for n in v.notes), v.notes
+    lines = record_lines(hub.record)          # the page's record in words
+    assert lines[0].startswith("game 1 of ") and lines[0].endswith("(the director)")
+    assert lines[1:] == ["clock: 10 min each, 12 s delay (the director)",
+                         "opening throw: White 6, Black 1 (the director)"]
     # the page's event list says who sent what
     words = [e["words"] for e in hub.snapshot()["log"] if e["dir"] == "out"]
     assert "sent as the director: clock 600 12" in words and "sent: status" in words
@@ -235,3 +240,54 @@ def test_the_signature_the_page_sends_is_the_boards(keyfile):
     line = director_line({"do": "command", "line": "clock  600 12"}, d, lambda: challenge)
     mac = Mac(d.board_key("b7"))
     assert line == "dir %s clock 600 12" % signature(mac, "b7", challenge["nonce"], "clock 600 12")
+
+
+@pytest.mark.browser
+def test_the_page_shows_the_director_and_its_act_reaches_the_locked_board(locked_board, keyfile):
+    """Debian's chromium on `play --port ... --keys ...`: the banner, a clock set from the page's
+    own controls, on record as the director's; screenshot live-director.png."""
+    import shutil
+    from test_web_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, stop_play
+    if not shutil.which(CHROMIUM):
+        pytest.skip("Debian's chromium is not installed (scripts/system_deps.sh installs it)")
+    from playwright.sync_api import sync_playwright
+    locked_board.settle()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "host_tools", "play", "--port", locked_board.port, "--keys", keyfile,
+         "--no-browser", "--http-port", "0"],
+        cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        first, second = proc.stdout.readline(), proc.stdout.readline()
+        assert "board on " + locked_board.port in first, first + second + proc.stdout.read()
+        assert second.startswith("Director: your acts on board 4e4152445953494d are signed"), second
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                         args=CHROMIUM_ARGS)
+            page = browser.new_page(viewport={"width": 1500, "height": 950}, bypass_csp=True)
+            errors = []
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            page.goto(re.search(r"http://\S+", first).group(0))
+            page.wait_for_function("window.nardy && nardy.ready && nardy.state.status !== null")
+            banner = page.locator("#director")
+            assert banner.is_visible() and page.locator("#readonly").is_hidden()
+            assert "Director: your acts on this board are signed and recorded as the director's" \
+                in " ".join(banner.text_content().split())
+            assert page.locator("#set-clock").is_enabled() and page.locator("#setup").is_hidden()
+            page.fill("#clock-min", "10")
+            page.click("#set-clock")
+            page.wait_for_function("nardy.state.status.clock.reserve === 600000")
+            page.wait_for_function("nardy.state.record && nardy.state.record.events.some("
+                                   "(e) => e.k === 'clock' && e.by === 'dir')")
+            page.wait_for_function("Array.from(document.querySelectorAll('#record li')).some("
+                                   "(li) => li.textContent.endsWith('12 s delay (the director)'))")
+            page.wait_for_function("Array.from(document.querySelectorAll('#log li .words'))"
+                                   ".some((w) => w.textContent === "
+                                   "'sent as the director: clock 600 12')")
+            assert page.locator("#answer").text_content() == ""
+            assert page.evaluate("nardy.state.status.locked") is True
+            os.makedirs(ARTIFACTS, exist_ok=True)
+            page.screenshot(path=os.path.join(ARTIFACTS, "live-director.png"))
+            assert errors == [], errors
+            browser.close()
+    finally:
+        stop_play(proc)

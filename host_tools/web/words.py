@@ -370,7 +370,8 @@ def score_words(status, crawford):
 # -- the record ---------------------------------------------------------------------------------------------
 def record_lines(record):
     """The game record in words: each play in its mover's own numbering, as gnubg writes it
-    (``52: 13/8 13/11``), the dice, the cube, resignations, the clock, the result."""
+    (``52: 13/8 13/11``), the dice, the cube, resignations, the clock, the result; what the
+    director's signed commands did says so."""
     events = (record or {}).get("events") or []
     if not events:
         return []
@@ -383,6 +384,8 @@ def record_lines(record):
             text = _record_event(rules, ev, cube)
         except (KeyError, TypeError, ValueError, IndexError, AttributeError):
             text = "%s (unreadable: %s)" % (ev.get("k"), str(ev)[:60])
+        if text and ev.get("by") == "dir":      # the director's signed command (issue 13)
+            text += " (the director)"
         if text:
             lines.append(text)
     return lines

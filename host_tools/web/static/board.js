@@ -7,9 +7,12 @@ function take(msg) {
   switch (msg.t) {
     case "snapshot":
       state.mode = msg.mode;
+      state.director = msg.mode === "live" && msg.director === true;
       document.body.classList.toggle("live", msg.mode === "live");
-      $("readonly").hidden = msg.mode !== "live";
-      for (const c of $("controls").querySelectorAll("button, select, input")) c.disabled = msg.mode === "live";
+      // a real board: read-only, unless the page acts as the director (play --keys)
+      $("readonly").hidden = msg.mode !== "live" || state.director;
+      $("director").hidden = !state.director;
+      for (const c of $("controls").querySelectorAll("button, select, input")) c.disabled = msg.mode === "live" && !state.director;
       $("link").textContent = msg.link + (msg.link_up ? "" : " (not connected)");
       $("link").classList.toggle("down", !msg.link_up);
       state.status = msg.status; state.statusAt = performance.now(); state.leds = msg.leds; state.record = msg.record;

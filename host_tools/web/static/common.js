@@ -14,6 +14,7 @@ const PRESS_MS = 200;
 const state = {
   board: null,          // from /api/board (hardware description)
   mode: "sim",
+  director: false,      // live view: the page acts as the tournament director (signed commands)
   status: null,
   stacks: [],           // per zone, bottom first: 0 White, 1 Black
   hand: [],
