@@ -519,11 +519,9 @@ class Station:
         return m
 
     def _changed(self, st):
-        if not self.listeners:
-            self._publish_view(st)
-            return
-        self._broadcast({"t": "board", "board": views.glance(st, time.time()),
-                         "counts": dict(self.counts)})
+        if any("board" in kinds for _q, kinds in self.listeners):
+            self._broadcast({"t": "board", "board": views.glance(st, time.time()),
+                             "counts": dict(self.counts)})
         self._publish_view(st)
 
     def _publish_view(self, st):
@@ -540,23 +538,28 @@ class Station:
             self._client.publish(hall_link.topic(self.room.name, st.id, hall_link.VIEW),
                                  json.dumps(view), qos=1, retain=True)
 
-    def subscribe(self):
+    def subscribe(self, kinds=("board", "report", "view")):
+        """A queue of the news of ``kinds``; ``q.dropped`` is set when it overflowed (a page
+        that does not keep up is let go, and its stream ends: the page connects again)."""
         q = queue.Queue(LISTENER_BACKLOG)
+        q.dropped = False
         with self.lock:
-            self.listeners.append(q)
+            self.listeners.append((q, kinds))
         return q
 
     def unsubscribe(self, q):
         with self.lock:
-            if q in self.listeners:
-                self.listeners.remove(q)
+            self.listeners = [x for x in self.listeners if x[0] is not q]
 
     def _broadcast(self, msg):
-        for q in list(self.listeners):
+        for q, kinds in list(self.listeners):
+            if msg["t"] not in kinds:
+                continue
             try:
                 q.put_nowait(msg)
             except queue.Full:            # a page that stopped reading: dropped
-                self.listeners.remove(q)
+                q.dropped = True
+                self.unsubscribe(q)
 
     def snapshot(self):
         """Every board at a glance, the counts, the round, the reports."""

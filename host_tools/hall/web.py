@@ -144,8 +144,9 @@ class _Page(BaseHTTPRequestHandler):
         with open(full, "rb") as f:
             self._send(200, f.read(), STATIC_TYPES[ext])
 
-    def _stream(self, keep):
-        """Server-Sent Events: the station's news that ``keep(msg)`` lets through."""
+    def _stream(self, keep, kinds):
+        """Server-Sent Events: the station's news of ``kinds`` that ``keep(msg)`` lets
+        through."""
         if not self.server.streams.acquire(blocking=False):
             return self._deny(Denied(503, "too many pages are watching"))
         station = self.server.station
@@ -159,11 +160,13 @@ class _Page(BaseHTTPRequestHandler):
                 self.send_header(name, value)
             self.end_headers()
             self.close_connection = True
-            q = station.subscribe()
+            q = station.subscribe(kinds)
             while not self.server.stopping.is_set():
                 try:
-                    msg = q.get(timeout=KEEPALIVE_S)
+                    msg = q.get(timeout=KEEPALIVE_S if not q.dropped else 0.1)
                 except queue.Empty:
+                    if q.dropped:
+                        break
                     self.wfile.write(b": keep-alive\n\n")
                     self.wfile.flush()
                     continue
@@ -211,8 +214,8 @@ class _Spectators(_Page):
                                "views": station.spectators(boards),
                                "boards": station.watchable()})
         if path == "/api/stream":
-            return self._stream(lambda m: m if m.get("t") == "view" and (
-                not boards or m["view"]["board"] in boards) else None)
+            return self._stream(lambda m: m if not boards or m["view"]["board"] in boards
+                                else None, ("view",))
         self._send(404, b"not found\n", "text/plain")
 
     def _boards(self):
@@ -266,7 +269,7 @@ class _Director(_Page):
                               "text/csv; charset=utf-8",
                               (("Content-Disposition", 'attachment; filename="results.csv"'),))
         if path == "/api/stream":
-            return self._stream(lambda m: m if m.get("t") in ("board", "report") else None)
+            return self._stream(lambda m: m, ("board", "report"))
         self._send(404, b"not found\n", "text/plain")
 
     def do_POST(self):
