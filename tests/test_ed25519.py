@@ -134,6 +134,67 @@ def test_edge_seeds_agree_with_cryptography(key):
     assert ed25519.sign(key, b"nardy") == want.sign(b"nardy")
 
 
+# -- the comb's table and the scalars at its edges, against plain affine arithmetic ----------------
+P = 2 ** 255 - 19
+L = 2 ** 252 + 27742317777372353535851937790883648493           # RFC 8032, section 5.1
+D = -121665 * pow(121666, P - 2, P) % P
+BASE = (15112221349535400772501151409588531511454012693041857206046113283949847762202,
+        46316835694926478169428394003475163141307993866256225615783033603165251855960)
+
+
+def affine_add(p, q):
+    """Edwards addition (RFC 8032, section 5.1.4's formula before projection), affine."""
+    (x1, y1), (x2, y2) = p, q
+    t = D * x1 * x2 * y1 * y2 % P
+    return ((x1 * y2 + x2 * y1) * pow(1 + t, P - 2, P) % P,
+            (y1 * y2 + x1 * x2) * pow(1 - t, P - 2, P) % P)
+
+
+def affine_mul(s, p):
+    q = (0, 1)
+    while s:
+        if s & 1:
+            q = affine_add(q, p)
+        p = affine_add(p, p)
+        s >>= 1
+    return q
+
+
+def encode(p):
+    return (p[1] | (p[0] & 1) << 255).to_bytes(32, "little")
+
+
+def test_the_comb_table_is_the_sums_of_the_base_points_multiples():
+    assert len(ed25519._T) == 2 * 16 * 96
+    for m in range(2):
+        for i in range(16):
+            e = 2 ** 104                        # the top tooth, always +1
+            for k in range(4):
+                e += (1 if i >> k & 1 else -1) * 2 ** (26 * k)
+            x, y = affine_mul(e % L * 2 ** (130 * m) % L, BASE)
+            o = 96 * (16 * m + i)
+            got = [int.from_bytes(ed25519._T[o + 32 * n:o + 32 * n + 32], "little") for n in range(3)]
+            assert got == [(y + x) % P, (y - x) % P, 2 * D * x * y % P], (m, i)
+
+
+@pytest.mark.parametrize("s", [0, 1, 2, 3, 8, L - 1, L, L + 1, 2 ** 252, 2 ** 254, 2 ** 255 - 1,
+                               2 ** 254 + 2 ** 130 - 1, 0x5555555555555555555555555555555555555555555555555555555555555555])
+def test_scalar_multiples_at_the_recoding_edges(s):
+    assert ed25519._point(s) == encode(affine_mul(s % L, BASE))
+
+
+@pytest.mark.parametrize("bad", [b"", bytes(31), bytes(33), bytes(64)])
+def test_a_seed_of_the_wrong_length_is_refused(bad):
+    with pytest.raises(ValueError, match="32 bytes"):
+        ed25519.public_key(bad)
+    with pytest.raises(ValueError, match="32 bytes"):
+        ed25519.sign(bad, b"x")
+
+
+def test_a_bytearray_message_signs_like_bytes():
+    assert ed25519.sign(bytes(32), bytearray(b"nardy")) == ed25519.sign(bytes(32), b"nardy")
+
+
 # -- the same under the real MicroPython, the module compiled to .mpy, in a Pico-sized heap -------
 MP_SCRIPT = """
 import binascii
@@ -147,7 +208,10 @@ for name, sk, msg in CASES:
     sk = binascii.unhexlify(sk)
     print("pk", name, hx(ed25519.public_key(sk)).decode())
     print("sig", name, hx(ed25519.sign(sk, binascii.unhexlify(msg))).decode())
+for s in SCALARS:
+    print("pt", s, hx(ed25519._point(s)).decode())
 """
+MP_SCALARS = (0, 1, L - 1, L, 2 ** 255 - 1)
 
 
 @pytest.mark.micropython
@@ -156,7 +220,7 @@ def test_vectors_and_sha512_under_micropython(tmp_path):
     tree = mpytree.build()
     script = tmp_path / "ed.py"
     script.write_text(MP_SCRIPT.replace("LENGTHS", repr(SHA_LENGTHS)).replace(
-        "CASES", repr([(v[0], v[1], v[3]) for v in VECTORS])))
+        "CASES", repr([(v[0], v[1], v[3]) for v in VECTORS])).replace("SCALARS", repr(MP_SCALARS)))
     env = dict(os.environ, MICROPYPATH=".frozen:" + tree)
     done = subprocess.run([mpytree.micropython_path(), "-X", "heapsize=" + mpytree.HEAP, str(script)],
                           cwd=tree, env=env, capture_output=True, text=True, timeout=300)
@@ -165,4 +229,5 @@ def test_vectors_and_sha512_under_micropython(tmp_path):
     want = ["sha %d %s" % (n, hashlib.sha512(message(n)).hexdigest()) for n in SHA_LENGTHS]
     for name, sk, pk, msg, sig in VECTORS:
         want += ["pk %s %s" % (name, pk), "sig %s %s" % (name, sig)]
+    want += ["pt %d %s" % (s, encode(affine_mul(s % L, BASE)).hex()) for s in MP_SCALARS]
     assert got[:-1] == want
