@@ -5,6 +5,7 @@ the ``cryptography`` package, on CPython and under the real MicroPython unix por
 import hashlib
 import os
 import subprocess
+import types
 
 import pytest
 from hypothesis import given, seed, settings, strategies as st
@@ -73,10 +74,14 @@ def message(n):
     return bytes((i * 7 + (i >> 7) * 13 + 3) & 255 for i in range(n))
 
 
+def hide_hashlib_sha512(monkeypatch):
+    """The module's hashlib without SHA-512, as on the rp2 port: its pure SHA-512 runs."""
+    monkeypatch.setattr(ed25519, "hashlib", types.SimpleNamespace(sha256=hashlib.sha256))
+
+
 @pytest.fixture
 def pure(monkeypatch):
-    """The module with the interpreter's SHA-512 hidden, as on the rp2 port."""
-    monkeypatch.setattr(ed25519, "_FAST", None)
+    hide_hashlib_sha512(monkeypatch)
     return ed25519
 
 
@@ -84,7 +89,7 @@ def pure(monkeypatch):
 @pytest.mark.parametrize("name,sk,pk,msg,sig", VECTORS, ids=[v[0] for v in VECTORS])
 def test_rfc8032_vectors(monkeypatch, hashing, name, sk, pk, msg, sig):
     if hashing == "pure":
-        monkeypatch.setattr(ed25519, "_FAST", None)
+        hide_hashlib_sha512(monkeypatch)
     seed_ = bytes.fromhex(sk)
     assert ed25519.public_key(seed_).hex() == pk
     assert ed25519.sign(seed_, bytes.fromhex(msg)).hex() == sig
@@ -95,6 +100,22 @@ def test_pure_sha512_equals_hashlib(pure, n):
     m = message(n)
     assert pure.sha512(m) == hashlib.sha512(m).digest()
     assert pure.sha512(bytearray(m)) == hashlib.sha512(m).digest()
+
+
+def test_the_sha512_constants_are_the_roots_of_the_primes():
+    """FIPS 180-4: K is the first 64 bits of the fractional parts of the cube roots of the first
+    80 primes, H(0) those of the square roots of the first 8."""
+    primes = [n for n in range(2, 410) if all(n % d for d in range(2, n))][:80]
+
+    def root(n, k):                     # the integer k-th root of n
+        lo, hi = 0, 1 << (n.bit_length() // k + 1)
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            lo, hi = (mid, hi) if mid ** k <= n else (lo, mid)
+        return lo
+    want = [root(p << 192, 3) & (2 ** 64 - 1) for p in primes]
+    want += [root(p << 128, 2) & (2 ** 64 - 1) for p in primes[:8]]
+    assert ed25519._T[3072:] == b"".join(w.to_bytes(8, "big") for w in want)
 
 
 def raw(pub):
@@ -165,7 +186,7 @@ def encode(p):
 
 
 def test_the_comb_table_is_the_sums_of_the_base_points_multiples():
-    assert len(ed25519._T) == 2 * 16 * 96
+    assert len(ed25519._T) == 2 * 16 * 96 + 88 * 8
     for m in range(2):
         for i in range(16):
             e = 2 ** 104                        # the top tooth, always +1

@@ -11,17 +11,18 @@ are MicroPython's big integers (C), reduced mod p = 2^255 - 19 by folding, (c & 
 19 (c >> 255) twice, which costs less than ``%``, and brought to 0 <= c < p only when encoded;
 points in extended coordinates (X:Y:Z:T); s B from a fixed-base signed comb (5 teeth, 26
 columns, two sub-combs: 26 doublings and 52 mixed additions, every column a table entry or its
-negation) whose 32 affine entries (y+x, y-x, 2dxy) are one 3 KB bytes constant; one inversion
-per point, by the extended Euclidean algorithm (a fifth of ``pow(z, p - 2, p)``'s time). SHA-512's words are big integers too; a rotation is a shift of the
-word doubled (w (2^64 + 1)).
+negation) whose 32 affine entries (y+x, y-x, 2dxy) are 3 KB of bytes; one inversion per point,
+by the extended Euclidean algorithm (a fifth of ``pow(z, p - 2, p)``'s time). SHA-512's words
+are big integers too; a rotation is a shift of the word doubled (w (2^64 + 1)). Loaded, the
+module holds about 8 KB (unix port; less on the board); a signature needs about 3 KB more.
 
 Not constant-time, and it cannot be in MicroPython: big-integer operations and the table's
 look-ups take a time that depends on the secret. That leaks little here: whoever can time the
-board that closely holds it, and can read the seed from its flash anyway (docs/security.md).
+board that closely holds it, and can read the seed from its flash anyway (as identity.py says
+of the board's key).
 """
 
 import hashlib
-import struct
 
 try:
     from micropython import const
@@ -34,86 +35,15 @@ _M = const(0x7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff)  
 _L = const(0x1000000000000000000000000000000014def9dea2f79cd65812631a5cf5d3ed)      # B's order
 _W = const(0xffffffffffffffff)              # a 64-bit word
 _W2 = const(0x10000000000000001)            # w * _W2: the word twice, for rotations
-_FAST = getattr(hashlib, "sha512", None)    # the interpreter's own SHA-512, where there is one
 
-# SHA-512's round constants K (FIPS 180-4, section 4.2.3), at 0..79
-_K = (
-    0x428a2f98d728ae22, 0x7137449123ef65cd, 0xb5c0fbcfec4d3b2f, 0xe9b5dba58189dbbc,
-    0x3956c25bf348b538, 0x59f111f1b605d019, 0x923f82a4af194f9b, 0xab1c5ed5da6d8118,
-    0xd807aa98a3030242, 0x12835b0145706fbe, 0x243185be4ee4b28c, 0x550c7dc3d5ffb4e2,
-    0x72be5d74f27b896f, 0x80deb1fe3b1696b1, 0x9bdc06a725c71235, 0xc19bf174cf692694,
-    0xe49b69c19ef14ad2, 0xefbe4786384f25e3, 0x0fc19dc68b8cd5b5, 0x240ca1cc77ac9c65,
-    0x2de92c6f592b0275, 0x4a7484aa6ea6e483, 0x5cb0a9dcbd41fbd4, 0x76f988da831153b5,
-    0x983e5152ee66dfab, 0xa831c66d2db43210, 0xb00327c898fb213f, 0xbf597fc7beef0ee4,
-    0xc6e00bf33da88fc2, 0xd5a79147930aa725, 0x06ca6351e003826f, 0x142929670a0e6e70,
-    0x27b70a8546d22ffc, 0x2e1b21385c26c926, 0x4d2c6dfc5ac42aed, 0x53380d139d95b3df,
-    0x650a73548baf63de, 0x766a0abb3c77b2a8, 0x81c2c92e47edaee6, 0x92722c851482353b,
-    0xa2bfe8a14cf10364, 0xa81a664bbc423001, 0xc24b8b70d0f89791, 0xc76c51a30654be30,
-    0xd192e819d6ef5218, 0xd69906245565a910, 0xf40e35855771202a, 0x106aa07032bbd1b8,
-    0x19a4c116b8d2d0c8, 0x1e376c085141ab53, 0x2748774cdf8eeb99, 0x34b0bcb5e19b48a8,
-    0x391c0cb3c5c95a63, 0x4ed8aa4ae3418acb, 0x5b9cca4f7763e373, 0x682e6ff3d6b2b8a3,
-    0x748f82ee5defb2fc, 0x78a5636f43172f60, 0x84c87814a1f0ab72, 0x8cc702081a6439ec,
-    0x90befffa23631e28, 0xa4506cebde82bde9, 0xbef9a3f7b2c67915, 0xc67178f2e372532b,
-    0xca273eceea26619c, 0xd186b8c721c0c207, 0xeada7dd6cde0eb1e, 0xf57d4f7fee6ed178,
-    0x06f067aa72176fba, 0x0a637dc5a2c898a6, 0x113f9804bef90dae, 0x1b710b35131c471b,
-    0x28db77f523047d84, 0x32caab7b40c72493, 0x3c9ebe0a15c9bebc, 0x431d67c49c100d4c,
-    0x4cc5d4becb3e42b6, 0x597f299cfc657e2a, 0x5fcb6fab3ad6faec, 0x6c44198c4a475817,
-    # the initial hash value H(0) (FIPS 180-4, 5.3.5), at 80..87
-    0x6a09e667f3bcc908, 0xbb67ae8584caa73b, 0x3c6ef372fe94f82b, 0xa54ff53a5f1d36f1,
-    0x510e527fade682d1, 0x9b05688c2b3e6c1f, 0x1f83d9abfb41bd6b, 0x5be0cd19137e2179,
-)
-
-_T = (
-    (0x07cf9d3a33d4ba65270b4898643d42c2cf932dc6fb8c0e192fbc93c6f58c3b85,
-     0x44fd2f9298f81267a5c18434688f8a09fd399f05d140beb39d103905d740913e,
-     0x6f117b689f0c65a85a1b7dcbdd43598c26d9e823ccaac49eabc91205877aaa68),
-    (0x654878cba97cc9fbb1b73bbcdabc06e5548991878faa60f1cd2a65e777d1f515,
-     0x2102fdba2b20d65009207a1d717af1b95397da89e575f51b51138ec78df6b0fe,
-     0x0ad725db29ecb2ba3a1af517aa7da41536bca7681251ad29969ee405055ce6a1),
-    (0x26ead8e64813cf2b3e14aad0fe45e44c8793342b66480e600055c585601e59e8,
-     0x0975b5970fc12f2fcd1972ec881342f62dd86fc567d31cd7cb75b8b69c8462a4,
-     0x534670479df6c5ea333790d0aa7367da04bf9d8152f1ba6e63cf2303da5ba743),
-    (0x2b5449e58eb3bbaa2b1e583b0810c5db29b743e8148be884583b04bfacad8ea2,
-     0x1304e9e71627d55100c3e53145747299f7ea38548ebda0b85f3a7562eb3dbe47,
-     0x4468de2d7c2dd693da0fe1fff979c60a3c1bab3f8b48dd0b789814d26adc9cfe),
-    (0x26a13664d0543d4df551be51c67bb198e71ffd60d0b20ef72118278de3bc6748,
-     0x49d76bba7942742edfea3ad4acf4f0f1855225506cd8952929522d3b13a339ee,
-     0x4e1fafe3a8fcedc2247d576da7adb185191d3946c351299a14fa42338d56e61d),
-    (0x4e559a0f0fc5bba4519960d2d321a8283cddbcb13b8d87e315e7053d236a044c,
-     0x727021d35f87530cc169454b0c02eb1b95dcdc0a039c3b5ffe00e8769c12701c,
-     0x64fcb73007bbc01dfe6edb5c60a69adedf45efaab2900d36a571040727df241e),
-    (0x6f34c66d6fd086ef8850b78fc442d65fef786575171a98fc38ef58cc6fd390ca,
-     0x0b598b8e8b849f6dd7bd8096ce34981d0791ffb24307b72793f3cbb43898dc04,
-     0x412128b0b1ac66c80a9bc046c00b594081114607b529ce2a11cfc18a0cc2f689),
-    (0x7da0b8f68d7e7daba7ebf3be95dbd7c697a05cf41b38a436a66dcc9dc80c1ac0,
-     0x46115aba1d4dc0b34cd1eb505cdfa8cba2649f30aafda9e8ef782014385675a6,
-     0x5a5f887e83674b4b03cc6021feb259601dac6f7321119e9bd40f1953c3b5da76),
-    (0x45a02890607f15c0d7e67a47b82f4e99815eb0dbcc68df400a8d60180ca2c1f4,
-     0x4013f03d6ad351ba4b39e15e0150a74d8b694a1101cfe11efef366d1fd41f184,
-     0x482255c1d9f06e4f534e9ad8febce87436b994fd224ae646bd0282dc6ee065cc),
-    (0x4e8593b0bc655462383fea286a29c47790367544ca8afebb3c03eacf71cef800,
-     0x6bb91a497b9b794456b0d29d7b8b13a3ba2a4aa929c4f20d12de114aa3e5638c,
-     0x20cf7d79b0ebe39b50ab6ce8edab529eb13ef9cd9263c4452a49e646c5e7d206),
-    (0x7c1188539f570886373bb9c898bc21703cde029144000b60cbd28f4e8ae75c48,
-     0x023562378899469d098be61c357e1d1df50eb90fcba951ce7db4939df0fe7dca,
-     0x38d20188d106148379f50a03fc99de672f470a943c778e0520f6effae15a4c03),
-    (0x043eedd45e1f4deeb7ba0f59a75d586c0b650d05e2aeb29023e811ad0e6315df,
-     0x173c4fa94f45073e258fdbfd7041f802c651b919f3afd20cf6c147f2c7073217,
-     0x1e2a7024993cc472d9b0514ca29552b25b7e78063373562d3d71ea60928df9c4),
-    (0x5fcb43ee06225b26a0cae62b17d2407f24b7bc7d92ec0803601a0fbcd45c811f,
-     0x044649f411b2e77397deccba52401c870d8db37605631b75310509b93509fba4,
-     0x0c8a1bfa5cc0e58f338e2f557016dcea1b7f9026cc36628c0c0d24ad9598215f),
-    (0x6b857c7efcc3e6caae710c171ce56c633d2f7a591263cb458de703b5681d104c,
-     0x09de2bf5dd418acaa751ab1d4733ba417e9fbeac3c400fc479d256b48b2801c0,
-     0x5b466e2ac3b242cae49e61261d66034d5ebaea34f1e37ba23bf10ff3eff0687f),
-    (0x09952a563bc8ffc25a2ba76f71f8c89a79df5c7560811a8b137eeb6747fbb842,
-     0x409b4adce5c6cf2fd4ebeb1b0664e3a596b5c6fa5f93c226a2a8cb4bdc7ef83c,
-     0x69b968a704657d64fb22faa25949ff2f89299305a5f505b444d53db9834350c4),
-)
-
-# The comb's table, sub-comb m (0, 1) entry i (0..15) at 96 (16 m + i): the affine point
-# 2^(130 m) (2^104 B + sum over k < 4 of (+1 if bit k of i else -1) 2^(26 k) B) as y+x, y-x
-# and 2dxy mod p, 32 bytes each, little-endian (tests/test_ed25519.py derives it again).
+# The comb's table, then SHA-512's constants, in one bytes constant (the module holds it in
+# less RAM than big integers; tests/test_ed25519.py derives both again):
+# * at 96 (16 m + i), sub-comb m (0, 1) entry i (0..15): the affine point 2^(130 m) (2^104 B
+#   + sum over k < 4 of (+1 if bit k of i else -1) 2^(26 k) B) as y+x, y-x and 2dxy mod p,
+#   32 bytes each, little-endian;
+# * at 3072, 88 64-bit words, big-endian: the round constants K (FIPS 180-4, section 4.2.3:
+#   the first 64 bits of the fractional parts of the cube roots of the first 80 primes), then
+#   the initial hash value H(0) (section 5.3.5: of the square roots of the first 8 primes).
 _T = (
     b"\xec\x00\x2b\xa7\x9d\x22\x1f\xa4\xc4\xe5\xe0\xe0\xe4\x17\xcf\xca\x55\x44\x1a\xf6\x56\xf7\x21\xc9"
     b"\xbd\x93\x43\xd2\xc6\x05\x96\x26\xee\x13\xa0\x13\x2f\xe1\xd0\x6a\x7c\xb8\x1c\x94\xb0\xa1\x68\x54"
@@ -243,23 +173,54 @@ _T = (
     b"\x31\x93\xec\xe7\x94\x0c\x65\x0a\x88\x11\xc5\xc9\xb5\xa6\x62\x4f\xf6\x97\xed\x6e\xcb\x43\x6d\x94"
     b"\x9f\xc8\x38\xf6\x18\x5c\xb6\xac\x2b\xf5\x8a\x8f\x93\xc0\x3e\x02\x7b\x4a\x0d\xab\x58\xf7\x25\x6e"
     b"\x01\xe7\x8a\x80\x9f\xfe\x1e\x18\x92\xc7\x7b\xa7\x2f\x93\xc9\x79\x68\xe2\x34\x5e\x31\x52\x66\x1f"
+    b"\x42\x8a\x2f\x98\xd7\x28\xae\x22\x71\x37\x44\x91\x23\xef\x65\xcd\xb5\xc0\xfb\xcf\xec\x4d\x3b\x2f"
+    b"\xe9\xb5\xdb\xa5\x81\x89\xdb\xbc\x39\x56\xc2\x5b\xf3\x48\xb5\x38\x59\xf1\x11\xf1\xb6\x05\xd0\x19"
+    b"\x92\x3f\x82\xa4\xaf\x19\x4f\x9b\xab\x1c\x5e\xd5\xda\x6d\x81\x18\xd8\x07\xaa\x98\xa3\x03\x02\x42"
+    b"\x12\x83\x5b\x01\x45\x70\x6f\xbe\x24\x31\x85\xbe\x4e\xe4\xb2\x8c\x55\x0c\x7d\xc3\xd5\xff\xb4\xe2"
+    b"\x72\xbe\x5d\x74\xf2\x7b\x89\x6f\x80\xde\xb1\xfe\x3b\x16\x96\xb1\x9b\xdc\x06\xa7\x25\xc7\x12\x35"
+    b"\xc1\x9b\xf1\x74\xcf\x69\x26\x94\xe4\x9b\x69\xc1\x9e\xf1\x4a\xd2\xef\xbe\x47\x86\x38\x4f\x25\xe3"
+    b"\x0f\xc1\x9d\xc6\x8b\x8c\xd5\xb5\x24\x0c\xa1\xcc\x77\xac\x9c\x65\x2d\xe9\x2c\x6f\x59\x2b\x02\x75"
+    b"\x4a\x74\x84\xaa\x6e\xa6\xe4\x83\x5c\xb0\xa9\xdc\xbd\x41\xfb\xd4\x76\xf9\x88\xda\x83\x11\x53\xb5"
+    b"\x98\x3e\x51\x52\xee\x66\xdf\xab\xa8\x31\xc6\x6d\x2d\xb4\x32\x10\xb0\x03\x27\xc8\x98\xfb\x21\x3f"
+    b"\xbf\x59\x7f\xc7\xbe\xef\x0e\xe4\xc6\xe0\x0b\xf3\x3d\xa8\x8f\xc2\xd5\xa7\x91\x47\x93\x0a\xa7\x25"
+    b"\x06\xca\x63\x51\xe0\x03\x82\x6f\x14\x29\x29\x67\x0a\x0e\x6e\x70\x27\xb7\x0a\x85\x46\xd2\x2f\xfc"
+    b"\x2e\x1b\x21\x38\x5c\x26\xc9\x26\x4d\x2c\x6d\xfc\x5a\xc4\x2a\xed\x53\x38\x0d\x13\x9d\x95\xb3\xdf"
+    b"\x65\x0a\x73\x54\x8b\xaf\x63\xde\x76\x6a\x0a\xbb\x3c\x77\xb2\xa8\x81\xc2\xc9\x2e\x47\xed\xae\xe6"
+    b"\x92\x72\x2c\x85\x14\x82\x35\x3b\xa2\xbf\xe8\xa1\x4c\xf1\x03\x64\xa8\x1a\x66\x4b\xbc\x42\x30\x01"
+    b"\xc2\x4b\x8b\x70\xd0\xf8\x97\x91\xc7\x6c\x51\xa3\x06\x54\xbe\x30\xd1\x92\xe8\x19\xd6\xef\x52\x18"
+    b"\xd6\x99\x06\x24\x55\x65\xa9\x10\xf4\x0e\x35\x85\x57\x71\x20\x2a\x10\x6a\xa0\x70\x32\xbb\xd1\xb8"
+    b"\x19\xa4\xc1\x16\xb8\xd2\xd0\xc8\x1e\x37\x6c\x08\x51\x41\xab\x53\x27\x48\x77\x4c\xdf\x8e\xeb\x99"
+    b"\x34\xb0\xbc\xb5\xe1\x9b\x48\xa8\x39\x1c\x0c\xb3\xc5\xc9\x5a\x63\x4e\xd8\xaa\x4a\xe3\x41\x8a\xcb"
+    b"\x5b\x9c\xca\x4f\x77\x63\xe3\x73\x68\x2e\x6f\xf3\xd6\xb2\xb8\xa3\x74\x8f\x82\xee\x5d\xef\xb2\xfc"
+    b"\x78\xa5\x63\x6f\x43\x17\x2f\x60\x84\xc8\x78\x14\xa1\xf0\xab\x72\x8c\xc7\x02\x08\x1a\x64\x39\xec"
+    b"\x90\xbe\xff\xfa\x23\x63\x1e\x28\xa4\x50\x6c\xeb\xde\x82\xbd\xe9\xbe\xf9\xa3\xf7\xb2\xc6\x79\x15"
+    b"\xc6\x71\x78\xf2\xe3\x72\x53\x2b\xca\x27\x3e\xce\xea\x26\x61\x9c\xd1\x86\xb8\xc7\x21\xc0\xc2\x07"
+    b"\xea\xda\x7d\xd6\xcd\xe0\xeb\x1e\xf5\x7d\x4f\x7f\xee\x6e\xd1\x78\x06\xf0\x67\xaa\x72\x17\x6f\xba"
+    b"\x0a\x63\x7d\xc5\xa2\xc8\x98\xa6\x11\x3f\x98\x04\xbe\xf9\x0d\xae\x1b\x71\x0b\x35\x13\x1c\x47\x1b"
+    b"\x28\xdb\x77\xf5\x23\x04\x7d\x84\x32\xca\xab\x7b\x40\xc7\x24\x93\x3c\x9e\xbe\x0a\x15\xc9\xbe\xbc"
+    b"\x43\x1d\x67\xc4\x9c\x10\x0d\x4c\x4c\xc5\xd4\xbe\xcb\x3e\x42\xb6\x59\x7f\x29\x9c\xfc\x65\x7e\x2a"
+    b"\x5f\xcb\x6f\xab\x3a\xd6\xfa\xec\x6c\x44\x19\x8c\x4a\x47\x58\x17\x6a\x09\xe6\x67\xf3\xbc\xc9\x08"
+    b"\xbb\x67\xae\x85\x84\xca\xa7\x3b\x3c\x6e\xf3\x72\xfe\x94\xf8\x2b\xa5\x4f\xf5\x3a\x5f\x1d\x36\xf1"
+    b"\x51\x0e\x52\x7f\xad\xe6\x82\xd1\x9b\x05\x68\x8c\x2b\x3e\x6c\x1f\x1f\x83\xd9\xab\xfb\x41\xbd\x6b"
+    b"\x5b\xe0\xcd\x19\x13\x7e\x21\x79"
 )
 
 
 def sha512(m):
     """The SHA-512 digest (64 bytes) of the bytes ``m`` (FIPS 180-4)."""
-    if _FAST:
-        return _FAST(m).digest()
+    if hasattr(hashlib, "sha512"):         # the interpreter's own (not on the rp2 port)
+        return hashlib.sha512(m).digest()
     n = len(m)
     r = n & 127
     # the last block or two: the tail, 0x80, zeros and the length in bits (128-bit big-endian)
-    t = bytes(m[n - r:]) + b"\x80" + bytes((111 - r) & 127) + struct.pack(">QQ", 0, n << 3)
-    h = list(_K[80:])
+    t = bytes(m[n - r:]) + b"\x80" + bytes((111 - r) & 127) + (n << 3).to_bytes(16, "big")
+    k = [int.from_bytes(_T[i:i + 8], "big") for i in range(3072, 3776, 8)]
+    h = k[80:]
     w = [0] * 80
-    k = _K
     for src, e in ((m, n - r), (t, len(t))):
         for o in range(0, e, 128):
-            w[:16] = struct.unpack_from(">16Q", src, o)
+            for j in range(16):
+                w[j] = int.from_bytes(src[o + 8 * j:o + 8 * j + 8], "big")
             for j in range(16, 80):
                 x = w[j - 15]
                 y = w[j - 2]
@@ -291,7 +252,10 @@ def sha512(m):
             h[5] = (h[5] + f) & _W
             h[6] = (h[6] + g) & _W
             h[7] = (h[7] + hh) & _W
-    return struct.pack(">8Q", *h)
+    m = b""
+    for x in h:
+        m += x.to_bytes(8, "big")
+    return m
 
 
 def _point(s):
