@@ -15,18 +15,19 @@ of its set-up:
 * Ed25519 (firmware/board/ed25519.py, pure MicroPython: SHA-512 included, which the rp2 port
   lacks): loading the module (and the RAM it holds while loaded), one signature of a 119-byte
   line and of a 32-byte digest (the hashes of a signature cover the message twice: a long one
-  costs two more SHA-512 blocks of about 45 ms each), the public key of a seed; the signature's
+  costs two more SHA-512 blocks of about 50 ms each), the public key of a seed; the signature's
   smallest heap says what signing needs beyond the loaded module.
 
-The Ed25519 figures are low, by about a third to a half. MicroPython's big integers (mpz.c) keep
-32-bit digits on a 64-bit machine (the unix port here) and 16-bit digits on a 32-bit one (rp2
-sets no MPZ_DIG_SIZE of its own, so mpz.h's default for the RP2040 is 16): every digit loop
-runs twice as many times on the board, and a 255-bit product takes 256 digit products there
-against 64 here. Counted under callgrind, a signature spends about 12% of its instructions in
-linear digit loops (and, or, xor, add, shift, compare) and 15% in multiplication; doubling the
-first and tripling to quadrupling the second adds 30-55%; the rest (allocation, the collector,
-the bytecode) is what k is calibrated on. The collector also sweeps a board's smaller, fuller
-heap more often than the 464K one counted here.
+The Ed25519 figures are low: the board likely takes 1.3 to 1.6 times as long. MicroPython's big
+integers (mpz.c) keep 32-bit digits on a 64-bit machine (the unix port here) and 16-bit digits on
+a 32-bit one (rp2 sets no MPZ_DIG_SIZE of its own, so mpz.h's default for the RP2040 is 16):
+every digit loop runs twice as many times on the board, and a 255-bit product takes 256 digit
+products there against 64 here. Counted under callgrind, a signature spends about 13% of its
+instructions in linear digit loops (and, xor, add, shift, compare, divide) and 15% in
+multiplication (field products, but also 19 x and SHA-512's small ones); doubling the first and
+doubling to quadrupling the second adds 30-60%. The rest (allocation, the collector, the
+bytecode) is what k is calibrated on, except that the collector sweeps a board's smaller,
+fuller heap more often than the 464K one counted here.
 
 sha256 is C code: its x86 instructions are converted with the bytecode's k too, which overstates
 it (C runs nearer 1 cycle an instruction): the seal figures are upper bounds.

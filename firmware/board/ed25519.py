@@ -214,25 +214,27 @@ def sha512(m):
     r = n & 127
     # the last block or two: the tail, 0x80, zeros and the length in bits (128-bit big-endian)
     t = bytes(m[n - r:]) + b"\x80" + bytes((111 - r) & 127) + (n << 3).to_bytes(16, "big")
-    k = [int.from_bytes(_T[i:i + 8], "big") for i in range(3072, 3776, 8)]
-    h = k[80:]
-    w = [0] * 80
+    h = [0] * 8                             # H(0)
+    for i in range(8):
+        h[i] = int.from_bytes(_T[3712 + 8 * i:3720 + 8 * i], "big")
+    w = [0] * 16                            # the message schedule's last 16 words
     for src, e in ((m, n - r), (t, len(t))):
         for o in range(0, e, 128):
             for j in range(16):
                 w[j] = int.from_bytes(src[o + 8 * j:o + 8 * j + 8], "big")
-            for j in range(16, 80):
-                x = w[j - 15]
-                y = w[j - 2]
-                xx = x * _W2
-                yy = y * _W2
-                w[j] = (w[j - 16] + w[j - 7] + (xx >> 1 ^ xx >> 8 ^ x >> 7)
-                        + (yy >> 19 ^ yy >> 61 ^ y >> 6)) & _W
             a, b, c, d, e_, f, g, hh = h
             ab = b ^ c
             for j in range(80):
+                if j > 15:                  # W[j] from W[j-16], W[j-15], W[j-7], W[j-2]
+                    x = w[j - 15 & 15]
+                    y = w[j - 2 & 15]
+                    xx = x * _W2
+                    yy = y * _W2
+                    w[j & 15] = (w[j & 15] + w[j - 7 & 15] + (xx >> 1 ^ xx >> 8 ^ x >> 7)
+                                 + (yy >> 19 ^ yy >> 61 ^ y >> 6)) & _W
                 x = e_ * _W2
-                x = hh + (x >> 14 ^ x >> 18 ^ x >> 41) + (g ^ (e_ & (f ^ g))) + k[j] + w[j]
+                x = (hh + (x >> 14 ^ x >> 18 ^ x >> 41) + (g ^ (e_ & (f ^ g))) + w[j & 15]
+                     + int.from_bytes(_T[3072 + 8 * j:3080 + 8 * j], "big"))      # K[j], read
                 hh = g
                 g = f
                 f = e_
