@@ -8,7 +8,7 @@ import binascii
 from firmware.board.session import Session, P0, P1, MENU
 from firmware.drivers.dice import DiceFault
 from firmware.board.tracker import SETTLED, MISMATCH
-from firmware.board.zonemap import zone_name
+from firmware.board.zonemap import zone_name, ZONES
 from firmware.drivers.buttons import BTN_P0, BTN_P1, BTN_MENU, LONG
 
 FW_VERSION = "0.5.0"        # the one version: pyproject.toml, hello and --version read it
@@ -46,7 +46,7 @@ class App:
                                self._clock, hw.board_id)
         self.dirty = True
         self._phase = -1
-        self._last = bytearray(28)
+        self._last = bytearray(ZONES)
         self._born = hw.ticks_ms()
 
     settle_ms = 120      # sensors are believed after the debounce of the first scans
@@ -140,7 +140,7 @@ class App:
 
     def _raw_events(self, counts):
         last = self._last
-        for z in range(28):
+        for z in range(ZONES):
             c = counts[z]
             if c != last[z]:
                 self.emit("ev", {"ev": "lift" if c < last[z] else "place",

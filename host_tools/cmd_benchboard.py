@@ -42,6 +42,7 @@ POSITIONS = {
 SCRIPT = r'''
 import gc
 from firmware.drivers import board_config
+from firmware.board.zonemap import ZONES
 from firmware.drivers.leds import Leds
 from firmware.board.session import Session
 from firmware.board.ledview import LedView
@@ -63,9 +64,9 @@ s.dice_mode = "manual"
 from firmware.sim.hands import force_position
 force_position(s, Position.parse(%(pos)r))
 s.manual_roll(%(d1)d, %(d2)d)
-counts = bytearray(28)
+counts = bytearray(ZONES)
 s.zmap.expected(s.tracked_board(), counts)
-for z in range(28):
+for z in range(ZONES):
     if counts[z] > cfg.zone_cap[z]:
         counts[z] = cfg.zone_cap[z]
 s.frame_in(counts)
@@ -99,6 +100,7 @@ def _session(variant, pos_text, dice):
     from firmware.drivers import board_config
     from firmware.drivers.leds import Leds
     from firmware.board.session import Session
+    from firmware.board.zonemap import ZONES
     from firmware.board.ledview import LedView
     from firmware.rules.position import Position
 
@@ -117,9 +119,9 @@ def _session(variant, pos_text, dice):
     from firmware.sim.hands import force_position
     force_position(s, Position.parse(pos_text))
     s.manual_roll(*dice)
-    counts = bytearray(28)
+    counts = bytearray(ZONES)
     s.zmap.expected(s.tracked_board(), counts)
-    for z in range(28):
+    for z in range(ZONES):
         counts[z] = min(counts[z], cfg.zone_cap[z])
     s.frame_in(counts)
     view = LedView(Leds(cfg, Strip(cfg.n_leds), cfg.led_budget_ma()))

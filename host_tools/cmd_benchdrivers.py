@@ -47,6 +47,7 @@ from firmware.drivers.shift_scan import ShiftRegisterScanner
 from firmware.drivers.analog_scan import AnalogScanner
 from firmware.drivers.zones import ZoneReader
 from firmware.drivers.leds import Leds
+from firmware.board.zonemap import ZONES
 cfg = board_config.load(DESC_PATH)
 nb = (cfg.n_slots + 7) >> 3
 s = cfg.sensing
@@ -121,7 +122,7 @@ def guidance(k):
 
 def white(k):
     v = 0xFFFFFF if k & 1 else 0xFEFEFE
-    for z in range(28):
+    for z in range(ZONES):
         leds.zone(z, v)
     leds.die(0, 6, v)
     leds.die(1, 6, v)

@@ -15,10 +15,11 @@ import ast
 import json
 import sys
 
+from firmware.board.zonemap import ZONES, zone_name
 from host_tools.serial_link import find_board_ports
 
 SAMPLES = 16
-ZONE_NAMES = [str(k) for k in range(1, 25)] + ["bar0", "bar1", "off0", "off1"]
+ZONE_NAMES = [zone_name(z) for z in range(ZONES)]
 Q = 4           # the scanner keeps levels in 1/16 code
 
 # Runs on the board once: the hardware as the firmware builds it.

@@ -39,7 +39,7 @@ _SOFT_REBOOT_BANNER = b"MPY: soft reboot\r\n"
 _RAW_PROMPT = b"raw REPL; CTRL-B to exit\r\n>"
 
 # Before the flash is mounted: the simulated peripherals, imported from the host's staged copy
-# of firmware/sim (and the two driver modules it needs), then forgotten as a package, so that
+# of firmware/sim (and the few firmware modules it needs), then forgotten as a package, so that
 # the board's own /firmware is what `import firmware` finds afterwards.
 _PERIPHERALS_BEFORE = """
 sys.path.insert(0, %(stage)r)
@@ -51,7 +51,7 @@ from firmware.drivers import board_config as _board_config
 _sim.install()
 sys.path.pop(0)
 for _n in list(sys.modules):
-    if _n == 'firmware' or _n.startswith('firmware.drivers'):
+    if _n == 'firmware' or _n.startswith('firmware.drivers') or _n.startswith('firmware.board'):
         del sys.modules[_n]
 """
 # After the mount: the simulated board, as the deployed board.json describes it.
@@ -147,15 +147,18 @@ def sim_imports(stage):
 
 
 def stage_peripherals(dst):
-    """Copy the simulated peripherals (firmware/sim and the driver modules they import) to
-    ``dst``/firmware; returns ``dst``."""
+    """Copy the simulated peripherals (firmware/sim and the firmware modules they import when
+    loaded: the drivers' ticks and description, the zone numbering) to ``dst``/firmware; returns
+    ``dst``."""
     import firmware
     src = os.path.dirname(os.path.abspath(firmware.__file__))
     out = os.path.join(dst, "firmware")
     shutil.copytree(os.path.join(src, "sim"), os.path.join(out, "sim"),
                     ignore=shutil.ignore_patterns("__pycache__"))
     os.makedirs(os.path.join(out, "drivers"), exist_ok=True)
-    for name in ("__init__.py", "drivers/__init__.py", "drivers/ticks.py", "drivers/board_config.py"):
+    os.makedirs(os.path.join(out, "board"), exist_ok=True)
+    for name in ("__init__.py", "drivers/__init__.py", "drivers/ticks.py", "drivers/board_config.py",
+                 "board/__init__.py", "board/zonemap.py"):
         shutil.copy(os.path.join(src, name), os.path.join(out, name))
     return dst
 

@@ -18,6 +18,7 @@ import subprocess
 import sys
 import tempfile
 
+from firmware.board.zonemap import ZONES, zone_name
 from host_tools import mpytree
 from host_tools.positions import generate as random_positions, to_board
 
@@ -34,7 +35,7 @@ OPTIONS = {"short": [("scoring", ("tric-trac", "backgammon")), ("cube", ("off", 
            "matador": [("scoring", ("tric-trac", "backgammon")), ("matador_forfeit", ("off", "on")),
                        ("opening_matador", ("on", "off"))],
            "backgammon": []}
-ZONES = [str(k) for k in range(1, 25)] + ["bar0", "bar1", "off0", "off1"]
+ZONE_NAMES = [zone_name(z) for z in range(ZONES)]
 PHASES = ("setup", "opening", "roll", "move", "doublet", "doubled", "over", "flagged", "resign",
           "match_over")
 COMMANDS = ("status", "new", "match", "mode", "dice", "roll", "choose", "cube", "condone", "clock",
@@ -138,7 +139,7 @@ class Fuzzer:
     def frame_hex(self):
         r = self.rng
         if r.random() < 0.7:
-            return "".join("%02x" % r.choice((0, 0, 1, 2, 3, 5, 15, 255)) for _ in range(28))
+            return "".join("%02x" % r.choice((0, 0, 1, 2, 3, 5, 15, 255)) for _ in range(ZONES))
         return self.hexword(r.choice((56, 55, 57, 2)))
 
     def command(self):
@@ -188,7 +189,7 @@ class Fuzzer:
         r = self.rng
         act = r.choice(("lift", "lift", "place", "place", "press", "press", "frame", "setup",
                         "position", "wait", "wait", "leds", "power_cut", "bogus"))
-        zone = r.choice(ZONES) if r.random() < 0.9 else r.choice(["0", "25", "bar2", "off", "x"])
+        zone = r.choice(ZONE_NAMES) if r.random() < 0.9 else r.choice(["0", "25", "bar2", "off", "x"])
         if act == "lift":
             return "lift %s" % zone + (" %d" % r.randint(0, 2) if r.random() < 0.3 else "")
         if act == "place":

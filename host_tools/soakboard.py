@@ -15,6 +15,7 @@ from firmware import sim as _sim
 _sim.install()
 
 from firmware.drivers import board_config, hardware  # noqa: E402
+from firmware.drivers.buttons import NAMES  # noqa: E402
 from firmware.sim import world as simworld  # noqa: E402
 from firmware.sim.world import SimWorld  # noqa: E402
 from firmware.sim.flash import PowerCut  # noqa: E402
@@ -58,7 +59,6 @@ class QuickWorld(SimWorld):
 
 SETTLE_MS = 260         # a hand's action: longer than the debounce (20/40 ms) and than the zone
                         # reader's quick-flip window (250 ms), as people are
-BUTTONS = ("p0", "p1", "menu")
 
 
 class VirtualBoard:
@@ -199,8 +199,8 @@ class VirtualBoard:
         self.place(dst)
 
     def press(self, who, ms=80):
-        i = BUTTONS.index(who) if isinstance(who, str) else who
-        self._log("sim press %s %d" % (BUTTONS[i], ms))
+        i = NAMES.index(who) if isinstance(who, str) else who
+        self._log("sim press %s %d" % (NAMES[i], ms))
         self.world.press(i, ms)
         self.wait(ms + 40)
 

@@ -10,6 +10,7 @@ cuts mid-write behave the same). The App, session, tracker and journal run uncha
 from firmware.drivers.storage import Storage
 from firmware.drivers.ticks import ticks_diff, TICKS_MASK
 from firmware.drivers.buttons import BTN_P0, BTN_P1, BTN_MENU
+from firmware.board.zonemap import ZONES
 from firmware.sim.flash import SimFlash
 
 _CODES = (BTN_P0, BTN_P1, BTN_MENU)
@@ -19,8 +20,8 @@ class _Zones:
     def __init__(self, world):
         self.world = world
         self.capacity = bytearray(c * world.cfg.levels for c in world.cfg.zone_cap)
-        self.counts = bytearray(28)
-        self.colour = bytearray(28)
+        self.counts = bytearray(ZONES)
+        self.colour = bytearray(ZONES)
         self.faults = 0
 
     def poll(self, now):
@@ -29,7 +30,7 @@ class _Zones:
             return False
         w.dirty = False
         changed = False
-        for z in range(28):
+        for z in range(ZONES):
             c = w.occupied_count(z)
             if c != self.counts[z]:
                 self.counts[z] = c

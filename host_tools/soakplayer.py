@@ -9,6 +9,7 @@ wrong: desyncs, legal turns it refused, illegal turns it accepted, committed tur
 """
 
 from firmware.board.tracker import SETTLED
+from firmware.board.zonemap import ZONES
 
 NOISE = {"none": 0.0, "low": 0.05, "high": 0.2}
 LIFT_LED_MS = 100     # a lift's destinations must be lit this long after the hand's pace at most
@@ -383,13 +384,13 @@ class Player:
         cap = s.capacity
         blind = s.tracker.faults
         phys = self.vb.physical()
-        seen = bytearray(28)
-        for z in range(28):
+        seen = bytearray(ZONES)
+        for z in range(ZONES):
             seen[z] = min(phys[z], cap[z])
-        exp = bytearray(28)
+        exp = bytearray(ZONES)
         for play in plays:
             s.zmap.expected(self.final_of(play, side).board, exp)
-            if all(min(exp[z], cap[z]) == seen[z] or (blind >> z) & 1 for z in range(28)):
+            if all(min(exp[z], cap[z]) == seen[z] or (blind >> z) & 1 for z in range(ZONES)):
                 return True
         return False
 
@@ -452,10 +453,10 @@ class Player:
         cap = s.capacity
         blind = s.tracker.faults
         phys = self.vb.physical()
-        exp = bytearray(28)
+        exp = bytearray(ZONES)
         s.zmap.expected(pos.board, exp)
         return all(min(exp[z], cap[z]) == min(phys[z], cap[z]) or (blind >> z) & 1
-                   for z in range(28))
+                   for z in range(ZONES))
 
     def final_of(self, play, side):
         pos = self.turn_start.copy()

@@ -19,8 +19,9 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The stand-in board's simulated world (host_tools/fakeboard.py), moved by the test's hand.
 PLACE = """
 from firmware.sim import machine as _m
+from firmware.board.zonemap import ZONES
 _w = _m.current_world()
-for _z in range(28):
+for _z in range(ZONES):
     _w.set_zone(_z, 0)
 %s
 """

@@ -9,6 +9,7 @@ import time
 import pytest
 
 from firmware.board.hwfaults import CODES, PARTS
+from firmware.board.zonemap import ZONES
 from host_tools.soakboard import VirtualBoard
 
 
@@ -89,7 +90,7 @@ def test_a_silent_or_shorted_sensor_chain_is_a_fault_and_the_board_keeps_its_las
 
 def test_more_checkers_than_a_game_has_is_a_sensor_fault(vb):
     m = vb.mark()
-    assert vb.cmd("sim frame " + "05" * 28)["t"] == "ok"     # every zone read full
+    assert vb.cmd("sim frame " + "05" * ZONES)["t"] == "ok"     # every zone read full
     vb.wait(300)
     assert faults(vb, m) == [("sensors", True)]
     assert "checkers" in vb.since(m, ev="hw_fault")[0]["why"]

@@ -7,7 +7,7 @@ import urllib.request
 
 import pytest
 
-from firmware.board.zonemap import ZoneMap
+from firmware.board.zonemap import ZONES, ZoneMap
 from firmware.rules import Position, Turn, get_rules
 from rulesutil import reachable
 from host_tools.fakeboard import FakeBoard
@@ -105,7 +105,7 @@ def test_page_server_serves_page_board_and_a_snapshot_stream(sim_hub):
         page = urllib.request.urlopen(server.url).read().decode()
         assert "<svg id=\"board\"" in page
         board = json.load(urllib.request.urlopen(urllib.request.Request(base + "api/board", headers=key)))
-        assert len(board["zones"]["slots"]) == 28 and board["leds"]["count"] > 0
+        assert len(board["zones"]["slots"]) == ZONES and board["leds"]["count"] > 0
         with urllib.request.urlopen(base + "api/stream?t=" + server.guard.token, timeout=5) as stream:
             first = stream.readline().decode()
             assert first.startswith("data: ")

@@ -13,10 +13,13 @@ What each driver detects (docs/hardware.md, "Hardware faults"):
   merely absent or cut cannot be seen: WS2812s send nothing back.
 """
 
-PARTS = ("dice", "sensors", "p0", "p1", "menu", "leds")
+from firmware.board.zonemap import ZONES
+from firmware.drivers.buttons import NAMES
+
+PARTS = ("dice", "sensors") + NAMES + ("leds",)
 CODES = (1, 2, 3, 3, 3, 4)         # the number die 0 shows for each part (the buttons share 3)
 MAX_CHECKERS = 30
-ALL_ZONES = (1 << 28) - 1
+ALL_ZONES = (1 << ZONES) - 1
 BEEP_HZ = 440
 BEEP_MS = 600
 

@@ -14,6 +14,7 @@ flagged play stand, recorded as condoned with the position the board shows.
 """
 
 from firmware.board.tracker import SETTLED
+from firmware.drivers.buttons import NAMES
 from firmware.rules import game as gm
 
 
@@ -32,8 +33,8 @@ def button(s, act, by):
 def refused(s, what, why, by):
     """Say a button's refusal on the link, and on the lights: the presser's turn light blinks
     red (both for MENU)."""
-    if by in ("p0", "p1", "menu"):
-        s.notice = ("refused", s.clock() + 2000, ("p0", "p1", "menu").index(by))
+    if by in NAMES:
+        s.notice = ("refused", s.clock() + 2000, NAMES.index(by))
     if what:
         s.emit("ev", {"ev": "refused", "what": what, "reason": why})
 

@@ -14,6 +14,8 @@ the board's RAM a name per kind); this module is their table and documentation, 
 that the firmware writes no kind or source that is not here.
 """
 
+from firmware.drivers.buttons import NAMES as BUTTONS    # "p0", "p1", "menu"
+
 FORMAT = "nardy-record/2"
 
 # event kinds (the "k" of a line)
@@ -50,13 +52,10 @@ SETTINGS = {"mode": ("guide", "referee"), "dice_mode": ("auto", "manual"),
 
 # who caused an event (its "by"): the players' and the menu button, the board itself (sensors,
 # automatic throws, the clock), the host link, and the director (a command the director signed)
-P0 = "p0"
-P1 = "p1"
-MENU = "menu"
+P0, P1, MENU = BUTTONS
 BOARD = "board"
 HOST = "host"
 DIRECTOR = "dir"
-BUTTONS = (P0, P1, MENU)
 SOURCES = (P0, P1, MENU, BOARD, HOST, DIRECTOR)
 
 # events that change the game (a locked game's record may show them only from the players'

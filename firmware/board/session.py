@@ -23,6 +23,7 @@ except ImportError:                 # CPython (host tools)
 
 from firmware.rules.variants import get_rules
 from firmware.drivers.dice import DiceFault
+from firmware.drivers.buttons import NAMES
 from firmware.rules import game as gm
 from firmware.board.zonemap import ZoneMap, ZONES, zone_name, k_of, k_steps
 from firmware.board.tracker import Tracker, SETTLED, ILLEGAL, MISMATCH, STATE_NAMES
@@ -349,7 +350,7 @@ class Session:
         """A button: P0/P1 (the players) or MENU; ``long`` for a long press."""
         ph = self.phase
         game = self.game
-        by = ("p0", "p1", "menu")[who]
+        by = NAMES[who]
         if long and who == self.side and (ph == gm.ROLL or ph == gm.MOVE or ph == RESIGN):
             self._feature("button", "resign", by)  # a long press of one's own button: resign
         elif ph == RESIGN:                          # (again: the next level of the offer)

@@ -1,6 +1,6 @@
 """Where each side's pips sit on the board's 28 sensing zones, and the counts a position shows."""
 
-ZONES = 28
+ZONES = 28         # the board's sensing zones (the one definition: the drivers use it too)
 BAR_ZONE = 24      # + side: 24 White's bar, 25 Black's bar
 TRAY_ZONE = 26     # + side: 26 White's tray, 27 Black's tray
 NOBODY = 2
@@ -13,8 +13,8 @@ class ZoneMap:
         self.rules = rules
         # zone_of[side*26 + pip] -> zone
         self.zone_of = bytearray(52)
-        # pip_at[side*28 + zone] -> pip, 255 where the side has no pip on that zone
-        self.pip_at = bytearray(b"\xff" * 56)
+        # pip_at[side*ZONES + zone] -> pip, 255 where the side has no pip on that zone
+        self.pip_at = bytearray(b"\xff" * (2 * ZONES))
         for side in (0, 1):
             for pip in range(26):
                 if pip == 0:
@@ -24,19 +24,19 @@ class ZoneMap:
                 else:
                     z = rules.k_of(side, pip) - 1
                 self.zone_of[side * 26 + pip] = z
-                self.pip_at[side * 28 + z] = pip
+                self.pip_at[side * ZONES + z] = pip
 
     def zone(self, side, pip):
         return self.zone_of[side * 26 + pip]
 
     def pip(self, side, zone):
         """The side's pip on a zone, or -1 when the zone is the other side's bar or tray."""
-        p = self.pip_at[side * 28 + zone]
+        p = self.pip_at[side * ZONES + zone]
         return -1 if p == 255 else p
 
     def expected(self, board, out, owner=None):
-        """Fill ``out`` (bytearray 28) with the checker count of each zone for a 52-count board;
-        ``owner`` (bytearray 28), when given, gets the side holding each zone (2: nobody)."""
+        """Fill ``out`` (bytearray ZONES) with the checker count of each zone for a 52-count board;
+        ``owner`` (bytearray ZONES), when given, gets the side holding each zone (2: nobody)."""
         zone_of = self.zone_of
         for z in range(ZONES):
             out[z] = 0

@@ -33,8 +33,6 @@ _BIN = const(10)       # _bad_bins: which 1024-unit (64-code) bins a bad code's 
 
 
 EMPTY = 0
-WHITE = 1
-BLACK = 2
 _BLACK_FLAG = const(4)  # state: 0 empty, else the level (1..3) | 4 when Black
 _NONE = const(255)      # no neighbour
 

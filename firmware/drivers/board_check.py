@@ -7,7 +7,8 @@ ValueError into a BoardConfigError naming the file, and lets it go afterwards (R
 a full JSON Schema check (host_tools/board_schema.py).
 """
 
-ZONES = 28
+from firmware.board.zonemap import ZONES
+
 GPIOS = 30                 # the RP2040's GP0..GP29
 DIE_LEDS = 7
 

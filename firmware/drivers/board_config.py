@@ -2,9 +2,7 @@
 
 import json
 
-ZONES = 28
-BAR0 = 24
-TRAY0 = 26
+from firmware.board.zonemap import ZONES
 
 
 class BoardConfigError(ValueError):

@@ -13,7 +13,7 @@ BTN_P0 = const(1)
 BTN_P1 = const(2)
 BTN_MENU = const(3)
 LONG = const(0x10)
-NAMES = ("p0", "p1", "menu")
+NAMES = ("p0", "p1", "menu")     # the buttons' names (protocol, record, simulator): their one home
 
 # Electrical: each button shorts its GPIO to GND; the internal pull-up (50-80 k) holds it high.
 # The three GPIOs are consecutive (btn_p0, +1, +2) so one read of SIO GPIO_IN gets all three.

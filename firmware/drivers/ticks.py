@@ -1,6 +1,10 @@
 """Millisecond ticks arithmetic that wraps at 2**30 like the RP2040's time.ticks_ms()."""
 
-from micropython import const
+try:
+    from micropython import const
+except ImportError:                 # CPython without the simulator's stand-ins (host tools)
+    def const(x):
+        return x
 
 TICKS_PERIOD = const(0x40000000)
 TICKS_MASK = const(0x3FFFFFFF)

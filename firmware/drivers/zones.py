@@ -3,12 +3,16 @@ colours, with stuck-sensor faults."""
 
 from array import array
 
-from firmware.drivers.ticks import ticks_diff
+from micropython import const
 
-ZONES = 28
-WHITE = 1
-BLACK = 2
-MIXED = 3
+from firmware.drivers.ticks import ticks_diff
+from firmware.board.zonemap import ZONES
+
+# a zone's colour as analog sensing tells it (``colour``): the side + 1 of the checkers seen, 0
+# unknown; colours, not sides (the rules' WHITE and BLACK are the sides 0 and 1)
+COLOUR_WHITE = const(1)
+COLOUR_BLACK = const(2)
+COLOUR_MIXED = const(3)      # both: COLOUR_WHITE | COLOUR_BLACK
 
 
 class ZoneReader:
@@ -235,7 +239,7 @@ class ZoneReader:
                         if seen_empty:
                             gap = True
                         if colour_on:
-                            colours |= BLACK if stable[cplane + b] & m else WHITE
+                            colours |= COLOUR_BLACK if stable[cplane + b] & m else COLOUR_WHITE
                     else:
                         seen_empty = True
                 zbit = 1 << z

@@ -25,7 +25,37 @@ their multiset of sources). Non-doubles (at most two steps) are de-duplicated by
 
 from firmware.rules.position import Position, SIDE, CHECKERS, BAR, PIP_OF_BIT
 
+try:
+    from micropython import const
+except ImportError:                 # CPython
+    def const(x):
+        return x
+
 _MASK24 = 0xFFFFFF
+
+# The referee's reasons for refusing a play (``check``), each a code. When several readings of
+# the position reached fail, the reason of the lowest rank is given (among equals, the first
+# reading's): rank 0, a rule of whole plays (what a player learns most from); rank 2, a step
+# from a point with no checker (the reading that fails soonest); rank 1, every other reason.
+_TOO_FEW = const(1)      # fewer dice played than can be                               (rank 0)
+_LARGER = const(2)       # one die only can be played, and not the larger               (rank 0)
+_SIX_BLOCK = const(3)    # a block of six points with no opposing checker ahead of it   (rank 0)
+_HIT = const(4)          # the opponent's checkers are not where the play leaves them
+_BAR_FIRST = const(5)    # a checker moved while one of the mover's is on the bar
+_STEPS = const(6)        # more steps than the dice allow
+_NO_DIE = const(7)       # a step by a number no die shows
+_DIE_USED = const(8)     # a step by a die already played
+_HEAD = const(9)         # more checkers off the head than the turn allows
+_LOCKED = const(10)      # a checker left a point where it hit in the home board (no hit-and-lift)
+_CLOSED = const(11)      # a step onto a point the opponent holds
+_SIX_STEP = const(12)    # a step building a six-point block (block_check=every_step)
+_NOT_HOME = const(13)    # a bear-off with a checker outside the home board
+_HIGHER = const(14)      # a bear-off by a larger die with a checker standing higher
+_NO_CHECKER = const(15)  # a step from a point with no checker                          (rank 2)
+
+
+def _rank(code):
+    return 0 if code <= _SIX_BLOCK else 2 if code == _NO_CHECKER else 1
 
 
 class IllegalStep(ValueError):
@@ -110,7 +140,7 @@ class Turn:
                     own |= 1 << (x[q] - 1)
         mine[0] = b[me]
         opp[0] = b[op]
-        self.src = src
+        self.occupied = src                    # bitmask of the pips the mover's checkers hold
         self.outside = out
         self.opp_own = own                     # opposing checkers, in the opponent's own pips
         self.opened = opened                   # points 1..24 a checker may land on
@@ -121,7 +151,7 @@ class Turn:
         return ((m & 0xFFF) << 12) | (m >> 12)
 
     def _six_ok(self):
-        return self._six_ok_src(self.src)
+        return self._six_ok_src(self.occupied)
 
     def _six_ok_src(self, src):
         """Does the mover's occupancy ``src`` (bit = pip) avoid building a six-point block with
@@ -137,7 +167,7 @@ class Turn:
         """The sources in ``leaves`` whose step of d leaves no illegal six-point block."""
         out = 0
         mine = self.mine
-        src = self.src
+        src = self.occupied
         while leaves:
             low = leaves & -leaves
             leaves ^= low
@@ -183,9 +213,9 @@ class Turn:
         mine[s] -= 1
         mine[t] += 1
         if not mine[s]:
-            self.src ^= 1 << s
+            self.occupied ^= 1 << s
         if t and mine[t] == 1:
-            self.src |= 1 << t
+            self.occupied |= 1 << t
         e = s | (d << 5) | (t << 8) | (self.locks << 14)
         if t:
             opp = self.opp
@@ -212,9 +242,9 @@ class Turn:
         mine[t] -= 1
         mine[s] += 1
         if mine[s] == 1:
-            self.src |= 1 << s
+            self.occupied |= 1 << s
         if t and not mine[t]:
-            self.src &= ~(1 << t)
+            self.occupied &= ~(1 << t)
         if (e >> 13) & 1:
             self.opp[t] = 1
             self.opp[BAR] -= 1
@@ -457,7 +487,7 @@ class Turn:
     def _sources(self, top, d):
         """Bitmask of the pips (<= top) a step of d may leave now: landing on an open point, or
         bearing off when the rules allow; never a point the bar, head or lock rule holds."""
-        allowed = self.src & ((2 << top) - 2)
+        allowed = self.occupied & ((2 << top) - 2)
         if self.guarded:
             f = 0x1FFFFFE if self.mine[BAR] else 0  # a checker on the bar enters first
             if self.head_on and self.head_moved >= self.head_limit:
@@ -546,14 +576,16 @@ class Turn:
         if not candidates:
             return False, "the checkers did not move by the dice %d-%d (no sequence of steps leads there)" % (
                 self.hi, self.lo)
-        reasons = []
+        best = 3                         # the best rank so far, and its reason
+        reason = None
         for seq in candidates:
-            ok, why = self._judge(seq, fo)
-            if ok:
+            code, why = self._judge(seq, fo)
+            if not code:
                 return True, why
-            reasons.append(why)
-        reasons.sort(key=_reason_rank)
-        return False, reasons[0]
+            if _rank(code) < best:
+                best = _rank(code)
+                reason = why
+        return False, reason
 
     def _decompose(self, fm, fo):
         """Step sequences (ignoring every rule but the dice) that turn the start into fm/fo."""
@@ -606,67 +638,69 @@ class Turn:
                 self._unmake()
 
     def _judge(self, seq, fo):
-        """Replay seq from the start under the rules: (True, steps) or (False, reason)."""
+        """Replay seq from the start under the rules: (0, steps), or (the reason's code, the
+        reason)."""
         try:
             for s, d in seq:
                 why = self._step_problem(s, d)
                 if why:
-                    return False, why
+                    return why
                 self._make(s, d)
             if self.opp != fo:
-                return False, "the opponent's checkers are not where this play leaves them (a hit missed or made up)"
+                return _HIT, "the opponent's checkers are not where this play leaves them (a hit missed or made up)"
             depth = len(self.stack)
             if self.six and not self._six_ok():
-                return False, "it builds a block of six points with no opposing checker ahead of it"
+                return _SIX_BLOCK, "it builds a block of six points with no opposing checker ahead of it"
             if depth < self.max_steps:
-                return False, "it plays %d %s, but %d can be played (play as many dice as possible)" % (
+                return _TOO_FEW, "it plays %d %s, but %d can be played (play as many dice as possible)" % (
                     depth, "die" if depth == 1 else "dice", self.max_steps)
             if self.need_die and depth == 1 and seq[0][1] != self.need_die:
-                return False, "only one die can be played and it must be the larger (%d)" % self.need_die
-            return True, self.steps
+                return _LARGER, "only one die can be played and it must be the larger (%d)" % self.need_die
+            return 0, self.steps
         finally:
             while self.stack:
                 self._unmake()
 
     def _step_problem(self, s, d):
-        """Why the step (s, d) is illegal in the current node, or None."""
+        """Why the step (s, d) is illegal in the current node: (the reason's code, the reason),
+        or None."""
         mine = self.mine
         t = s - d
         where = "bar" if s == BAR else str(s)
         if not mine[s]:
-            return "there is no checker on %s" % where
+            return _NO_CHECKER, "there is no checker on %s" % where
         if mine[BAR] and s != BAR:
-            return "a checker on the bar must enter before any other checker moves"
+            return _BAR_FIRST, "a checker on the bar must enter before any other checker moves"
         if len(self.stack) >= self.ndice:
-            return "more steps than the dice allow"
+            return _STEPS, "more steps than the dice allow"
         if d not in self._next_dice():
             if d != self.hi and d != self.lo:
-                return "no die shows %d (the roll is %d-%d)" % (d, self.hi, self.lo)
-            return "the die %d is already used" % d
+                return _NO_DIE, "no die shows %d (the roll is %d-%d)" % (d, self.hi, self.lo)
+            return _DIE_USED, "the die %d is already used" % d
         if s == 24 and self.head_on and self.head_moved >= self.head_limit:
-            return "only %d checker%s may leave the head this turn" % (
+            return _HEAD, "only %d checker%s may leave the head this turn" % (
                 self.head_limit, "" if self.head_limit == 1 else "s")
         if self.lock_on and (self.locks >> s) & 1:
-            return "a checker may not leave point %d after hitting there in the home board (no hit-and-lift)" % s
+            return _LOCKED, "a checker may not leave point %d after hitting there in the home board (no hit-and-lift)" % s
         if t > 0:
             if self.opp[t] >= self.blk:
-                return "point %d is closed: the opponent holds it" % t
+                return _CLOSED, "point %d is closed: the opponent holds it" % t
             if self.six_each and not self._six_leaves(1 << s, d):
-                return "%d/%d builds a block of six points with no opposing checker ahead of it" % (s, t)
+                return _SIX_STEP, "%d/%d builds a block of six points with no opposing checker ahead of it" % (s, t)
             return None
         if self.outside:
-            return "bearing off needs every checker home first"
+            return _NOT_HOME, "bearing off needs every checker home first"
         if t < 0:
             for q in range(s + 1, 7):
                 if mine[q]:
-                    return "a %d bears off from %d only when no checker stands higher (on %d)" % (d, s, q)
+                    return _HIGHER, "a %d bears off from %d only when no checker stands higher (on %d)" % (d, s, q)
         return None
 
     def explain_step(self, src, die):
         """Why the step src by die is not offered now."""
-        why = self._step_problem(src, die) if 0 < src <= BAR else "no such point %r" % src
+        why = self._step_problem(src, die) if 0 < src <= BAR else (0, "no such point %r" % src)
         if why:
-            return why
+            return why[1]
         if len(self.stack) >= self.max_steps:
             return "the play is already complete"
         self._make(src, die)
@@ -693,11 +727,3 @@ def _orders(seq):
             out.append([seq[i]] + rest)
     return out
 
-
-def _reason_rank(why):
-    """Prefer the most informative reason when several decompositions fail."""
-    if why.startswith("it plays") or why.startswith("only one die") or why.startswith("it builds"):
-        return 0
-    if why.startswith("there is no checker"):
-        return 2
-    return 1

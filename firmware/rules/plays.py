@@ -64,13 +64,13 @@ def _doubles(turn, depth, top, prefix, out):
         # make
         mine[s] -= 1
         mine[t] += 1
-        src0 = turn.src
+        src0 = turn.occupied
         src = src0
         if not mine[s]:
             src ^= low
         if t and mine[t] == 1:
             src |= 1 << t
-        turn.src = src
+        turn.occupied = src
         hit = t and hitting and opp[t] == 1
         locks0 = turn.locks
         if hit:
@@ -106,7 +106,7 @@ def _doubles(turn, depth, top, prefix, out):
             opp[t] = 1
             opp[BAR] -= 1
         turn.locks = locks0
-        turn.src = src0
+        turn.occupied = src0
         mine[t] -= 1
         mine[s] += 1
 

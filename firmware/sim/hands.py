@@ -9,7 +9,6 @@ they are across a simulated power cut. ``sim position`` also sets the game's pos
 (``force_position``), which a real board never does.
 """
 
-
 MAX_STACK = 30            # checkers a zone may hold: both sides' 15 (bounds the sim's memory)
 
 
@@ -154,7 +153,6 @@ class SimHands:
             self.world.advance(ms, self.scan_ms, self.tick)
 
 
-BUTTONS = ("p0", "p1", "menu")
 
 
 def force_position(session, pos, by="host"):
@@ -197,12 +195,13 @@ def run(app, words, fail, need):
         side = number(words[3], 0, 1, "side") if len(words) == 4 else -1
         sim.place(z, side)
     elif act == "press":
+        from firmware.drivers.buttons import NAMES
         if len(words) not in (3, 4):
             fail("usage: sim press p0|p1|menu [ms]")
-        if words[2] not in BUTTONS:
+        if words[2] not in NAMES:
             fail("button is p0, p1 or menu")
         ms = number(words[3], 1, 10000, "ms") if len(words) == 4 else 80
-        sim.press(BUTTONS.index(words[2]), ms)
+        sim.press(NAMES.index(words[2]), ms)
     elif act == "frame":
         need(words, 3, "sim frame <56 hex digits: 28 zone counts>")
         sim.frame(_hex_frame(words[2], fail))
@@ -235,10 +234,11 @@ def run(app, words, fail, need):
 
 
 def _hex_frame(word, fail):
-    if len(word) != 56:
+    from firmware.board.zonemap import ZONES
+    if len(word) != 2 * ZONES:
         fail("a frame is 56 hex digits (28 zone counts)")
-    out = bytearray(28)
-    for i in range(28):
+    out = bytearray(ZONES)
+    for i in range(ZONES):
         try:
             out[i] = int(word[2 * i:2 * i + 2], 16)
         except ValueError:

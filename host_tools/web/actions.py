@@ -5,11 +5,11 @@ import re
 from firmware.board.identity import MAC_HEX
 from firmware.board.protocol import MAX_LINE
 from firmware.board.zonemap import zone_name
+from firmware.drivers.buttons import NAMES
 
 # what the page may ask a board to do, besides the simulated hands (`sim ...`)
 PAGE_COMMANDS = ("status", "new", "match", "mode", "dice", "roll", "choose", "cube", "condone",
                  "clock", "resign", "export", "help")
-BUTTONS = ("p0", "p1", "menu")
 PRESS_MS = 200          # a finger's press (the page measures real ones)
 MAX_PRESS_MS = 10000
 _INT = re.compile(r"-?[0-9]{1,6}")
@@ -115,7 +115,7 @@ def command_line(action, simulated, director=None, challenge=None):
                                     _small_int(action.get("side"), 0, 1, "side"))
     if kind == "press":
         button = action.get("button")
-        if button not in BUTTONS:
+        if button not in NAMES:
             raise Refused("no button %s" % ascii(button)[:20])
         return "sim press %s %d" % (button, _small_int(action.get("ms", PRESS_MS), 1,
                                                         MAX_PRESS_MS, "ms"))

@@ -28,7 +28,7 @@ function drawHallBoard(svg, stacks, labels) {
   el("rect", { class: "felt", x: Layout.LEFT_X, y: Layout.TOP, width: Layout.BAR_X - Layout.LEFT_X, height: Layout.BOTTOM - Layout.TOP }, svg);
   el("rect", { class: "felt", x: Layout.RIGHT_X, y: Layout.TOP, width: 480, height: Layout.BOTTOM - Layout.TOP }, svg);
   el("rect", { class: "bar-felt", x: Layout.BAR_X, y: Layout.TOP, width: Layout.RIGHT_X - Layout.BAR_X, height: Layout.BOTTOM - Layout.TOP }, svg);
-  for (let z = 0; z < 28; z++) {
+  for (let z = 0; z < Layout.ZONES; z++) {
     const g = Layout.zone(z);
     if (g.kind === "point") {
       const tip = g.base + g.dir * Layout.POINT_LEN;

@@ -19,7 +19,7 @@ function drawBoard() {
   layers.leds = el("g", {}, svg);
   layers.hit = el("g", {}, svg);
   layers.ghost = el("g", {}, svg);
-  for (let z = 0; z < 28; z++) {
+  for (let z = 0; z < Layout.ZONES; z++) {
     const g = Layout.zone(z);
     if (g.kind === "point") {
       const tip = g.base + g.dir * Layout.POINT_LEN;
@@ -98,7 +98,7 @@ function ledColour(hex6) {
 function renderLeds() {
   const hex = state.leds;
   if (!hex || !layers.ledEls) return;
-  const zoneLight = new Array(28).fill(null);
+  const zoneLight = new Array(Layout.ZONES).fill(null);
   layers.ledEls.forEach((c, i) => {
     if (!c) return;
     const h = hex.substr(6 * i, 6) || "000000";

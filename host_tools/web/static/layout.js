@@ -6,6 +6,7 @@ const Layout = (() => {
   const LEFT_X = 40, BAR_X = 520, RIGHT_X = 600, TRAY_X = 1100, TRAY_W = 80;
   const SLOT_PITCH = 66, FIRST_SLOT = 34, RADIUS = 31, POINT_LEN = 330;
   const TRAY_LEN = 340, TRAY_CHECKER = 20;
+  const ZONES = 28;   // firmware/board/zonemap.py ZONES: 24 points, two bars, two trays
 
   // Triangles k 1..24 (zones 0..23): White's home (k 1..6) bottom right, k 12 bottom left,
   // k 13 top left, k 24 top right; the bar between the halves; the trays on the right.
@@ -67,5 +68,5 @@ const Layout = (() => {
   const TURN_LEDS = [{ x: 1260, y: 610 }, { x: 1260, y: 190 }];
 
   return { zone, slot, led, zoneAt, DICE, DIE_SIZE, PIPS, BUTTONS, TURN_LEDS, RADIUS, POINT_LEN,
-           TOP, BOTTOM, MID, LEFT_X, BAR_X, RIGHT_X, TRAY_X, TRAY_W, TRAY_LEN, TRAY_CHECKER };
+           TOP, BOTTOM, MID, LEFT_X, BAR_X, RIGHT_X, TRAY_X, TRAY_W, TRAY_LEN, TRAY_CHECKER, ZONES };
 })();
