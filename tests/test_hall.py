@@ -31,6 +31,7 @@ ROUTES = [
     ("record_end", None, ("tag", 1, False)),
     ("status", None, ("status", 1, True)),
     ("hello", None, ("ev", 1, False)),
+    ("games", None, ("ev", 1, False)),
     ("ev", "power_restore", ("ev", 1, False)),
     ("ev", "game_over", ("ev", 1, False)),
     ("ev", "commit", ("ev", 0, False)),

@@ -4,8 +4,9 @@ Every board in a hall speaks on MQTT topics ``<hall>/<board>/<kind>`` (docs/hall
 (or the host bridge of a USB board, ``host_tools/hall/bridge.py``, which uses ``route`` and
 ``topic`` from here) publishes its protocol lines there, unchanged, as they come: ``line`` the
 sealed journal lines (``rl``, QoS 1), ``tag`` the board's tag over a game's lines
-(``record_end``, QoS 1), ``status`` (QoS 1, retained), ``ev`` the live events (hello and the
-board's restarts at QoS 1, the rest at QoS 0, raw sensor events left out), ``conn`` whether the
+(``record_end``, QoS 1), ``status`` (QoS 1, retained), ``ev`` the live events (hello, the
+board's restarts and the list of its games, ``games``, at QoS 1, the rest at QoS 0, raw sensor
+events left out), ``conn`` whether the
 board is connected (retained; the broker publishes the last will ``{"on": false}`` when the
 connection dies). The station answers on ``want``: ``{"s": serial, "n": first, "m": end}`` asks
 for game ``s``'s lines ``n`` to ``m - 1`` again (``export s n m``; no ``m``: to the last), after
@@ -58,7 +59,7 @@ def route(kind, ev=None):
         return (TAG, 1, False)
     if kind == "status":
         return (STATUS, 1, True)
-    if kind == "hello" or kind == "fatal":
+    if kind == "hello" or kind == "fatal" or kind == "games":
         return (EV, 1, False)
     if kind == "ev":
         if ev in QUIET:
@@ -199,6 +200,9 @@ class Link:
         self.publish(CONN, json.dumps({"on": True, "via": "wifi", "board": self.board}), True)
         if self.status is not None and self.client is not None:
             self.publish(STATUS, self.status, True)
+        if self.client is not None:         # the games on flash: the station asks for any it lacks
+            from firmware.board import protocol
+            protocol.handle(self.app, "export list")
 
     def message(self, t, payload):
         w = want_of(payload)

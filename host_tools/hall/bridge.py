@@ -129,6 +129,9 @@ class Relay:
         link = self.link
         if link is not None:
             link.send("status")              # the retained status is the board's of now
+            link.send("export list")         # its games on flash: the station asks for any
+                                             # it lacks (one that began while nobody carried
+                                             # the board's lines, say)
 
     def _disconnected(self, client):
         self.connected = False

@@ -335,6 +335,13 @@ class Station:
 
     def event(self, st, msg, now):
         name = msg.get("ev") or msg.get("t")
+        if name == "games":                        # the games on the board's flash
+            for g in msg.get("games") or []:
+                s = g.get("serial") if isinstance(g, dict) else None
+                if isinstance(s, int) and not isinstance(s, bool) and s >= 1 \
+                        and s not in st.games:
+                    self._want(st, self._game(st, s), why="listed")
+            return
         st.events.append([now, msg])
         del st.events[:-EVENTS_KEPT]
         if name in ALERTING and msg.get("fault", True) and msg.get("zones", True):
