@@ -5,7 +5,9 @@ from it and the board's id (``identity.derive_key``), so the director provisions
 boards and checks any board's records without keeping a list of keys. A command the director sends
 to a locked board is signed: the director asks the board for a challenge (``auth``) and sends
 ``dir <mac> <command>`` with the MAC of the board's key over the board's id, the nonce and the
-command (``firmware.board.director.signature``). ``BoardClient`` does that over any link that
+command (``firmware.board.director.signature``). A provisioned board also signs each ended game's
+record with an Ed25519 key derived from its key: the director publishes the public keys
+(``public_key``), and anyone checks those records with them. ``BoardClient`` does that over any link that
 sends one protocol line and returns the board's answers (a serial port, or a virtual board).
 """
 
@@ -52,6 +54,12 @@ class Director:
 
     def key_id(self, board_id):
         return key_id(self.board_key(board_id))
+
+    def public_key(self, board_id):
+        """The Ed25519 public key board ``board_id`` signs its ended games with (32 bytes):
+        anyone checks those records with it and no secret (``director public``)."""
+        from host_tools.export import public_key
+        return public_key(board_id, self.board_key(board_id))
 
     def sign(self, board_id, nonce, command):
         return signature(Mac(self.board_key(board_id)), board_id, nonce, command)

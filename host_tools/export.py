@@ -14,9 +14,11 @@ Then ``replay_record`` plays the events through the rules core (``GameReplay``),
 Anything wrong raises ``ExportError`` saying which line and why.
 """
 
+import hashlib
 import json
 import os
 
+from firmware.board import director as signer
 from firmware.board import fairdice
 from firmware.board import record as rec
 from firmware.board.gamereplay import GameReplay
@@ -55,7 +57,7 @@ def assemble(objs):
         elif t == "rl" and cur is not None:
             cur["lines"].append(o.get("l"))
         elif t == "record_end" and cur is not None:
-            for k in ("head", "tag", "lost", "ended", "damaged"):
+            for k in ("head", "tag", "lost", "ended", "damaged", "sig", "unsigned"):
                 cur[k] = o.get(k)
             cur["lines_n"] = o.get("lines")
             cur["events"] = events_of(cur)
@@ -103,24 +105,46 @@ def load_records(path):
 
 class Keyring:
     """Board keys for checking records: the director's master secret (every board's key is
-    derived from it), explicit keys per board, and the open key of unprovisioned boards."""
+    derived from it), explicit keys per board, the open key of unprovisioned boards, and boards'
+    public keys (``public``), which check a signed record without any secret."""
 
-    def __init__(self, master=None, keys=None):
+    def __init__(self, master=None, keys=None, public=None):
         self.master = master
         self.keys = dict(keys or {})
+        self.public = dict(public or {})
 
     @classmethod
     def from_file(cls, path):
         """A director's key file (``director init`` writes it): {"master": hex} and/or
-        {"boards": {id: hex}}."""
+        {"boards": {id: hex}}; or a file of public keys (``director public`` writes it):
+        {"public": {id: hex}}."""
         try:
             with open(path, encoding="utf-8") as f:
                 data = json.load(f)
             master = bytes.fromhex(data["master"]) if data.get("master") else None
             keys = dict((b, bytes.fromhex(k)) for b, k in (data.get("boards") or {}).items())
+            public = dict((b, bytes.fromhex(k)) for b, k in (data.get("public") or {}).items())
+            if any(len(k) != 32 for k in list(keys.values()) + list(public.values())) \
+                    or (master is not None and len(master) != 32):
+                raise ValueError("a key is 32 bytes (64 hex digits)")
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
             raise ExportError("cannot read the key file %s: %s" % (path, exc))
-        return cls(master, keys)
+        return cls(master, keys, public)
+
+    def knows(self, board):
+        """Whether this keyring holds a key of ``board`` (then its records must carry it)."""
+        return self.master is not None or board in self.keys or board in self.public
+
+    def public_for(self, board, kid=None):
+        """The Ed25519 public key of ``board`` (32 bytes): given, or derived from its key (of id
+        ``kid`` when given), or None."""
+        if board in self.public:
+            return self.public[board]
+        key = self.key_for(board, kid) if kid is not None else (
+            self.keys.get(board) or (derive_key(self.master, board) if self.master else None))
+        if key is None or key == OPEN_KEY:
+            return None
+        return public_key(board, key)
 
     def key_for(self, board, kid):
         """The key whose id is ``kid`` for ``board``, or None."""
@@ -136,6 +160,39 @@ class Keyring:
         return None
 
 
+def public_key(board, key):
+    """The Ed25519 public key the board ``board`` signs with when its key is ``key``."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+    seed = signer.sign_seed(Mac(key), board)
+    return Ed25519PrivateKey.from_private_bytes(seed).public_key().public_bytes_raw()
+
+
+def check_signature(record, pub):
+    """ExportError unless the record's ``sig`` is the board's Ed25519 signature (public key
+    ``pub``) over its lines (``signer.signed_text``)."""
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+    sig = record.get("sig")
+    try:
+        raw = bytes.fromhex(sig) if isinstance(sig, str) else b""
+    except ValueError:
+        raw = b""
+    if len(raw) != 64:
+        raise ExportError("the record's signature is missing or not 64 bytes of hex")
+    h = hashlib.sha256()
+    for line in record["lines"]:
+        h.update(line.encode("utf-8", "surrogatepass"))
+        h.update(b"\n")
+    text = signer.signed_text(record["board"], record["serial"], len(record["lines"]),
+                              h.hexdigest())
+    try:
+        Ed25519PublicKey.from_public_bytes(pub).verify(raw, text.encode())
+    except InvalidSignature:
+        raise ExportError("the board's signature does not hold for these %d lines: the record "
+                          "was changed, cut or padded, or another board made it"
+                          % len(record["lines"]))
+
+
 def default_keyring():
     """The keyring named by $NARDY_KEYS (a director's key file), else the open key only."""
     path = os.environ.get("NARDY_KEYS")
@@ -145,7 +202,7 @@ def default_keyring():
 # -- verification ---------------------------------------------------------------------------------
 class Verified:
     """A record that held: ``events`` (dicts, in order), ``header``, ``authenticated`` (sealed
-    with a provisioned key, not the open one), ``locked``, ``director`` (lines the director
+    with a provisioned key, not the open one), ``signed`` (its Ed25519 signature held), ``locked``, ``director`` (lines the director
     signed: [n, text]), ``resets``, ``notes`` (warnings for the reader)."""
 
     def __init__(self):
@@ -156,12 +213,31 @@ class Verified:
         self.director = []
         self.resets = 0
         self.notes = []
+        self.signed = False
 
 
 def _str(v, what):
     if not isinstance(v, str):
         raise ExportError("the record's %s is missing or not text" % what)
     return v
+
+
+def parse_line(line, where=None):
+    """A line's event (a dict with an int ``n`` and a known kind) and its text, without its seal
+    checked; ExportError for anything else."""
+    if not isinstance(line, str) or len(line) > MAX_LINE or len(line) < 34 or line[-33] != "|":
+        raise ExportError("not a sealed line", where)
+    text = line[:-33]
+    try:
+        ev = json.loads(text)
+    except ValueError:
+        raise ExportError("a sealed line that is not JSON", where)
+    n = ev.get("n") if isinstance(ev, dict) else None
+    if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+        raise ExportError("a sealed line without its index n", where)
+    if ev.get("k") not in rec.KINDS:
+        raise ExportError("unknown event kind %r" % (ev.get("k"),), where)
+    return ev
 
 
 def line_mac(keyring, board, kid, serial):
@@ -181,20 +257,10 @@ def check_line(mac, prefix, line, where=None):
     this way as it arrives, ``verify`` every line of a record."""
     if not isinstance(line, str) or len(line) > MAX_LINE or len(line) < 34 or line[-33] != "|":
         raise ExportError("not a sealed line", where)
-    text, seal = line[:-33], line[-32:]
-    if not equal(mac.hex(prefix, text), seal):
+    if not equal(mac.hex(prefix, line[:-33]), line[-32:]):
         raise ExportError("its seal is not the board's: the line was changed, or comes from "
                           "another game or board", where)
-    try:
-        ev = json.loads(text)
-    except ValueError:
-        raise ExportError("a sealed line that is not JSON", where)
-    n = ev.get("n") if isinstance(ev, dict) else None
-    if not isinstance(n, int) or isinstance(n, bool) or n < 0:
-        raise ExportError("a sealed line without its index n", where)
-    if ev.get("k") not in rec.KINDS:
-        raise ExportError("unknown event kind %r" % (ev.get("k"),), where)
-    return ev
+    return parse_line(line, where)
 
 
 def verify(record, keyring=None, partial=False):
@@ -210,14 +276,33 @@ def verify(record, keyring=None, partial=False):
     lines = record.get("lines")
     if not isinstance(lines, list) or not lines:
         raise ExportError("the record has no lines")
-    mac, prefix, authenticated = line_mac(keyring, board, kid, serial)
     out = Verified()
-    out.authenticated = authenticated
+    pub = None
+    if keyring.key_for(board, kid) is None and keyring.public.get(board) is not None:
+        # only the board's public key: the signature over all the lines stands for their seals
+        pub = keyring.public[board]
+        if record.get("sig") is None:
+            raise ExportError("the record is not signed (%s): checking it needs the director's "
+                              "key file" % (record.get("unsigned") or "a game in progress, part "
+                                            "of one, or an older board"))
+        if record.get("lines_n") != len(lines):
+            raise ExportError("the board's count does not cover these %d lines" % len(lines))
+        check_signature(record, pub)
+        mac = prefix = None
+        out.authenticated = True
+        out.signed = True
+        out.notes.append("checked with board %s's public key: its signature holds" % board)
+    else:
+        mac, prefix, out.authenticated = line_mac(keyring, board, kid, serial)
+    if not out.authenticated and keyring.knows(board):
+        raise ExportError("sealed with the open key, but board %s has a key of the director's: "
+                          "this record is not the board's (to read an unprovisioned board's "
+                          "record, export it without the director's keys)" % board)
     if not out.authenticated:
         out.notes.append("board %s has no key of its own: its record proves nothing about who "
                          "wrote it (provision the board for tournament play)" % board)
     for i, line in enumerate(lines):
-        ev = check_line(mac, prefix, line, i)
+        ev = parse_line(line, i) if mac is None else check_line(mac, prefix, line, i)
         if ev.get("n") != i:
             lost = record.get("lost")
             if lost and isinstance(lost, list):
@@ -227,13 +312,17 @@ def verify(record, keyring=None, partial=False):
                               "copied" % (ev.get("n"), i), i)
         out.events.append(ev)
     n = len(lines)
-    tag = record.get("tag")
-    if tag is None:
-        raise ExportError("the record has no end: the board's export was cut short")
-    want = mac.hex("export|", board, "|", str(serial), "|", str(n), "|", lines[-1][-32:])
-    if record.get("lines_n") != n or not isinstance(tag, str) or not equal(tag, want):
-        raise ExportError("the board's tag does not cover these %d lines: the record was cut "
-                          "short or padded" % n)
+    if mac is not None:
+        tag = record.get("tag")
+        if tag is None:
+            raise ExportError("the record has no end: the board's export was cut short")
+        want = mac.hex("export|", board, "|", str(serial), "|", str(n), "|", lines[-1][-32:])
+        if record.get("lines_n") != n or not isinstance(tag, str) or not equal(tag, want):
+            raise ExportError("the board's tag does not cover these %d lines: the record was "
+                              "cut short or padded" % n)
+        if record.get("sig") is not None and out.authenticated:
+            check_signature(record, keyring.public_for(board, kid))
+            out.signed = True
     _check_header(out, board, serial)
     _check_authority(out)
     if out.events[-1].get("k") != rec.END and not partial:

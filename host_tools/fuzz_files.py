@@ -318,7 +318,24 @@ def _reseal(rec, lines):
     sealed = [text + "|" + mac.hex(prefix, text) for text in lines]
     tag = mac.hex("export|", rec["board"], "|", str(rec["serial"]), "|", str(len(sealed)), "|",
                   sealed[-1][-32:] if sealed else "")
-    return dict(rec, lines=sealed, lines_n=len(sealed), tag=tag)
+    return dict(rec, lines=sealed, lines_n=len(sealed), tag=tag, sig=_resign(rec, sealed))
+
+
+def _resign(rec, lines):
+    # the board's Ed25519 signature over these lines, made again (the signing key derives from
+    # the board's key, which the insider holds)
+    import hashlib
+
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    from firmware.board import director
+    from firmware.board.identity import Mac, derive_key
+    h = hashlib.sha256()
+    for line in lines:
+        h.update(line.encode("utf-8", "surrogatepass") + b"\n")
+    seed = director.sign_seed(Mac(derive_key(EXPORT_MASTER, rec["board"])), rec["board"])
+    text = director.signed_text(rec["board"], rec["serial"], len(lines), h.hexdigest())
+    return Ed25519PrivateKey.from_private_bytes(seed).sign(text.encode()).hex()
 
 
 def _mutate_json(rng, node):
@@ -347,7 +364,7 @@ def export_inputs(rng):
     how = rng.random()
     if how < 0.3:                                       # the saved protocol log, mangled
         log = []
-        tail = ("head", "tag", "lost", "ended", "damaged")
+        tail = ("head", "tag", "lost", "ended", "damaged", "sig", "unsigned")
         for r in recs:
             start = dict((k, v) for k, v in r.items()
                          if k not in tail + ("lines", "lines_n", "events"))

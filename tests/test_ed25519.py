@@ -115,7 +115,7 @@ def test_the_sha512_constants_are_the_roots_of_the_primes():
         return lo
     want = [root(p << 192, 3) & (2 ** 64 - 1) for p in primes]
     want += [root(p << 128, 2) & (2 ** 64 - 1) for p in primes[:8]]
-    assert ed25519._T[3072:] == b"".join(w.to_bytes(8, "big") for w in want)
+    assert ed25519._K + ed25519._H == b"".join(w.to_bytes(8, "big") for w in want)
 
 
 def raw(pub):
@@ -186,15 +186,15 @@ def encode(p):
 
 
 def test_the_comb_table_is_the_sums_of_the_base_points_multiples():
-    assert len(ed25519._T) == 2 * 16 * 96 + 88 * 8
+    assert len(ed25519._T) == 2 * 16 and all(len(e) == 96 for e in ed25519._T)
     for m in range(2):
         for i in range(16):
             e = 2 ** 104                        # the top tooth, always +1
             for k in range(4):
                 e += (1 if i >> k & 1 else -1) * 2 ** (26 * k)
             x, y = affine_mul(e % L * 2 ** (130 * m) % L, BASE)
-            o = 96 * (16 * m + i)
-            got = [int.from_bytes(ed25519._T[o + 32 * n:o + 32 * n + 32], "little") for n in range(3)]
+            entry = ed25519._T[16 * m + i]
+            got = [int.from_bytes(entry[32 * n:32 * n + 32], "little") for n in range(3)]
             assert got == [(y + x) % P, (y - x) % P, 2 * D * x * y % P], (m, i)
 
 

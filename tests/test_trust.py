@@ -316,14 +316,15 @@ class MicroBoard:
     """The firmware on the simulated board under the MicroPython unix port (230K), driven one
     line at a time through pipes."""
 
-    def __init__(self, flash):
+    def __init__(self, flash, heap=None):
         import os
         import subprocess
         from host_tools import mpytree
         tree = mpytree.build()
         env = dict(os.environ, MICROPYPATH=".frozen")
         self.proc = subprocess.Popen(
-            mpytree.firmware_command(args=["--virtual-time", "--seed", "3", "--flash", flash]),
+            mpytree.firmware_command(heap or mpytree.HEAP,
+                                     ["--virtual-time", "--seed", "3", "--flash", flash]),
             cwd=tree, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE)
         self.said = []

@@ -1,5 +1,6 @@
 """The host-link commands of trust and records: identity, the director's challenge and signed
-commands, provisioning, the tournament lock, and the streaming export of a game's record.
+commands, provisioning, the tournament lock, and the streaming export of a game's record (signed
+when the game has ended).
 
 A feature module: ``protocol`` loads it when one of its commands arrives (``run``) and drops it after, so
 its code costs no RAM while the board plays. The director proves a command by a MAC under the
@@ -8,6 +9,8 @@ mac = HMAC(key, "dir|" + board id + "|" + nonce + "|" + command). A nonce serves
 two minutes, so a guess costs a round trip, and a recorded command cannot be replayed.
 """
 
+import binascii
+import hashlib
 import json
 
 from firmware.board.identity import equal
@@ -26,6 +29,19 @@ def signature(mac, board_id, nonce, command):
     """The MAC (an ``identity.Mac`` under the board's key) a director's ``command`` must carry
     for ``nonce``; the director's tools compute the same (host_tools/director.py)."""
     return mac.hex("dir|", board_id, "|", nonce, "|", command)
+
+
+def signed_text(board_id, serial, count, digest):
+    """What the board signs (Ed25519) for an ended game's record: its board, serial, number of
+    lines and the SHA-256 (hex) of its lines, each with its seal and a newline, in order; the
+    host's ``export`` checks the same (host_tools/export.py)."""
+    return "nardy-sig/1|%s|%d|%d|%s" % (board_id, serial, count, digest)
+
+
+def sign_seed(mac, board_id):
+    """The board's Ed25519 secret: derived from its key (``mac``, an ``identity.Mac``), so the
+    director who gave the key can publish the public key of any board it provisioned."""
+    return mac.digest("nardy-sign|", board_id)
 
 
 def identity_fields(session):
@@ -134,7 +150,9 @@ def run(app, words, fail, need):
 def export_game(session, serial, start=0, end=-1):
     """Stream game ``serial``'s record: its header, every sealed line from line ``start`` on
     (before line ``end``, when it is not -1: the hall's station asks again for the lines it
-    lacks), and the board's tag over all of its lines."""
+    lacks), and the board's tag over all of its lines. A whole ended game from a provisioned
+    board is also signed (``sig``: Ed25519 over ``signed_text``), so anyone with the board's
+    public key can check it; signing costs about a second on the RP2040, once per export."""
     journal = session.journal
     ident = session.identity
     from firmware.board.restore import walk
@@ -143,9 +161,14 @@ def export_game(session, serial, start=0, end=-1):
     out = Visitor()                        # sends each sealed line as the walk reads it
     last = [""]
     ended = []
+    whole = start == 0 and end < 0 and not ident.open
+    h = hashlib.sha256() if whole else None    # the lines' digest, for the signature
 
     def raw(text, seal):
         last[0] = text + "|" + seal
+        if h is not None:
+            h.update(last[0].encode())
+            h.update(b"\n")
 
     def event(ev):
         if ev.get("k") == "end":
@@ -159,8 +182,21 @@ def export_game(session, serial, start=0, end=-1):
     w = walk(journal.chunks(serial), lambda text: journal.seal(text, serial), out, json.loads)
     tag = ident.mac.hex("export|", ident.board_id, "|", str(serial), "|", str(w.count), "|",
                         w.head)
-    session.emit("record_end", {"serial": serial, "lines": w.count, "head": w.head, "tag": tag,
-                                "lost": w.lost, "damaged": w.damaged,
-                                "ended": bool(ended)})
+    fields = {"serial": serial, "lines": w.count, "head": w.head, "tag": tag, "lost": w.lost,
+              "damaged": w.damaged, "ended": bool(ended)}
+    if ended and h is not None:            # an ended game, whole, from a provisioned board
+        out = last = None
+        from firmware.board import drop, load
+        try:
+            ed = load("firmware.board.ed25519")
+            fields["sig"] = binascii.hexlify(ed.sign(
+                sign_seed(ident.mac, ident.board_id),
+                signed_text(ident.board_id, serial, w.count,
+                            binascii.hexlify(h.digest()).decode()).encode())).decode()
+        except MemoryError:
+            fields["unsigned"] = "no room in RAM to sign: export it again after a restart"
+        ed = None
+        drop("firmware.board.ed25519")
+    session.emit("record_end", fields)
     if ended:
         journal.mark_exported(serial)
