@@ -250,8 +250,7 @@ class GameReplay:
         pos = self.pos.copy()
         pos.turn = side
         game = Game(self.rules)
-        game.pos = pos
-        game.played = [1, 1]          # no first-turn rule applies mid-game
+        game.set_position(pos)        # mid-game: no first-turn rule applies
         return game.closed_out()
 
     def _judge(self, pos, dice, play):

@@ -6,9 +6,24 @@ reserve does not run during the first ``delay`` ms of each period in which they 
 player whose reserve runs out loses the match. Who must act is the board's business
 (``Session``): the side to move from its roll to its button, the doubled side while it decides.
 
-Pure: times come in as milliseconds from the board's clock; nothing here reads a clock or
-allocates after construction. A reserve of 0 means no clock.
+Times come in as milliseconds from the board's clock; nothing here reads a clock or allocates
+after construction, but the checkpoint: the running period kept on flash (``CLOCK_FILE``) now and
+then, so that a reset charges what it had used (``resume``). A reserve of 0 means no clock.
 """
+
+import json
+
+from firmware.drivers.storage import seal, unseal
+
+try:
+    from micropython import const
+except ImportError:                 # CPython (host tools)
+    def const(x):
+        return x
+
+CLOCK_FILE = "clock.ck"   # the checkpoint: the running period, so a reset charges it
+CHECKPOINT_MS = 2000      # a checkpoint at least this often while the board is settled ...
+_BUSY_MS = const(10000)   # ... and, while a checker is in the air, at least this often
 
 
 class GameClock:
@@ -20,6 +35,7 @@ class GameClock:
         self.left = [reserve_ms, reserve_ms] if left is None else [left[0], left[1]]
         self.side = -1          # whose period runs now (-1: nobody's)
         self.t0 = 0             # when it began
+        self.saved = 0          # when the running period was last checkpointed
 
     def on(self):
         return self.reserve > 0
@@ -54,13 +70,38 @@ class GameClock:
         """How long the running period has run (ms; 0 when none runs)."""
         return now - self.t0 if self.side >= 0 else 0
 
-    def resume(self, side, used, now):
-        """After a reset: the period of ``side`` goes on as if it had run ``used`` ms already
-        (its delay is not given again)."""
+    def checkpoint(self, journal, now, changed, hands):
+        """Keep the running period on flash when it is due: at once when whose period runs
+        ``changed``, every CHECKPOINT_MS while the board is settled, every _BUSY_MS while
+        ``hands`` are at work (a flash write then could delay reading them)."""
+        due = now - self.saved
+        if self.side >= 0 and (changed or due >= _BUSY_MS or (due >= CHECKPOINT_MS and not hands)):
+            self.saved = now
+            data = {"serial": journal.serial, "n": journal.count, "side": self.side,
+                    "used": self.elapsed(now), "left": list(self.left)}
+            journal.put(CLOCK_FILE, seal(json.dumps(data).encode()))
+
+    def resume(self, side, now, storage, serial, n):
+        """After a reset: the period of ``side`` goes on (its delay is not given again), charged
+        with what it had used by its checkpoint, when that was taken at line ``n`` of game
+        ``serial`` for ``side``, plus CHECKPOINT_MS, the longest a checkpoint may have missed.
+        Returns the ms charged (0 when no period runs)."""
         self.side = -1
-        if self.reserve > 0 and side >= 0:
-            self.side = side
-            self.t0 = now - used
+        if self.reserve <= 0 or side < 0:
+            return 0
+        data = unseal(storage.read(CLOCK_FILE))
+        try:
+            ck = json.loads(bytes(data).decode()) if data is not None else None
+        except (ValueError, UnicodeError):
+            ck = None
+        used = CHECKPOINT_MS
+        if (isinstance(ck, dict) and ck.get("serial") == serial and ck.get("n") == n
+                and ck.get("side") == side and isinstance(ck.get("used"), int)
+                and ck["used"] >= 0):
+            used += ck["used"]
+        self.side = side
+        self.t0 = now - used
+        return used
 
     def delay_left(self, now):
         """What is left of the running period's delay (ms); 0 when nobody's period runs."""

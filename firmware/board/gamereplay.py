@@ -85,8 +85,7 @@ class GameReplay(Visitor):
                        "crawford_next": ev.get("crawford", False)})
         self.rules = rules
         self.match = match
-        self.game = match.new_game()
-        self.game.keep_history = False
+        self.game = match.new_game(False)
         self.header = ev
 
     def apply(self, ev):
@@ -111,10 +110,7 @@ class GameReplay(Visitor):
             self.match.record(game)
             self.ended = True
         elif k == "position":
-            game.pos = Position.decode(ev["pos"])
-            game.turn = None
-            game.phase = gm.ROLL
-            game.played = [1, 1]
+            game.set_position(Position.decode(ev["pos"]))
             self.gap = False
         elif k not in ("open", "parity", "roll", "choose", "cube", "pass"):
             self.other(ev)
@@ -152,10 +148,7 @@ class GameReplay(Visitor):
         side = ev["side"]
         if self.gap:
             if game.phase != gm.OVER:
-                game.adopt(after, side, ev.get("kind", gm.NORMAL))
-                cube = ev.get("cube")
-                if cube:
-                    game.cube, game.cube_owner = cube[0], cube[1]
+                game.adopt(after, side, ev.get("kind", gm.NORMAL), ev.get("cube"))
                 self.gap = False
                 self.turns += 1
             return

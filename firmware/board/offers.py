@@ -1,5 +1,5 @@
 """Offers one player makes and the other answers: the doubling cube, a resignation, and
-letting a flagged illegal play stand.
+letting a flagged illegal play stand; and the other end of a game by a decision, the clock's.
 
 A feature module of the ``Session`` (loaded for each such action, then dropped, so its code costs
 no RAM while the board plays). The cube: MENU doubles for the side to roll (when the rules and the
@@ -10,7 +10,8 @@ offers the variant's next result: ``rules.results``, e.g. tric-trac 1, 2, 4, 8) 
 <level>``; the points blink on the dice; the opponent's button (``resign accept``) accepts and the
 game ends, journaled with who offered and who accepted; MENU (``resign refuse``) refuses, the
 offering side's button withdraws, and the turn goes on where it was. Condoning (referee mode, ``condone on``): the opponent's button lets a
-flagged play stand, recorded as condoned with the position the board shows.
+flagged play stand, recorded as condoned with the position the board shows. A reserve run out
+(``time_out``) loses the game, scored as what the opponent needs to take the match.
 """
 
 from firmware.board.tracker import SETTLED
@@ -134,12 +135,29 @@ def set_call(s, who, even=None, by="host"):
         s._opening(s._auto_dice(1)[0], 0, by)
 
 
+def time_out(s, side, now):
+    """``side``'s reserve ran out (``Session.tick``): it loses what the opponent still needs to
+    take the match (the cube's value when the match has no length left to win), on record."""
+    game = s.game
+    s.gclock.stop(now)
+    need = s.match_to - s.match.score[1 - side]
+    points = need if need > 0 else game.cube
+    s.verdict = None
+    s._flagged = False
+    s.resign_offer = None
+    game.time_out(side, points)
+    s._journal({"k": "time", "side": side, "points": points, "clock": list(s.gclock.left)},
+               "board")
+    s.emit("ev", {"ev": "time_out", "side": side})
+    s._game_over()
+
+
 def condone(s, by):
     """The opponent lets a flagged play stand (condone on), as the board shows it."""
     if not s.condone:
         refused(s, "condone", "illegal plays must be corrected (condone off)", by)
         return
-    final = s.read_board()
+    final = s.tracker.read_board(s.frame)
     if final is None:
         refused(s, "condone", "the board cannot be read as a position; correct it", by)
         return

@@ -223,8 +223,6 @@ def resume(session):
     itself on record with the clock charged for the time it hid, a lost dice seed replaced on
     record. False when that game has no readable header (reported: a new match starts and the
     game stays on flash)."""
-    from firmware.board.session import CLOCK_FILE, CHECKPOINT_MS
-    from firmware.drivers.storage import unseal
     s = session
     journal = s.journal
     serial = journal.games()[-1]
@@ -256,21 +254,9 @@ def resume(session):
     # the clock: the period that was running goes on, charged with what it had used (its last
     # checkpoint, when no line came after it) plus the longest a checkpoint may have missed
     side = -1 if over else s.actor()
-    charged = 0
     gc_ = s.gclock
-    if gc_.reserve > 0 and side >= 0:
-        data = unseal(journal.storage.read(CLOCK_FILE))
-        try:
-            ck = json.loads(bytes(data).decode()) if data is not None else None
-        except (ValueError, UnicodeError):
-            ck = None
-        charged = CHECKPOINT_MS
-        if (isinstance(ck, dict) and ck.get("serial") == serial and ck.get("n") == w.count
-                and ck.get("side") == side and isinstance(ck.get("used"), int)
-                and ck["used"] >= 0):
-            charged += ck["used"]
-        gc_.resume(side, charged, now)
-    else:
+    charged = gc_.resume(side, now, journal.storage, serial, w.count)
+    if gc_.side < 0:
         side = -1
     # what was lost: on record once (a later boot finds the same damage and its report)
     rep = replay.reported

@@ -1,18 +1,20 @@
 """The game on the board: setup check, opening roll, turns ended by a button, verdicts, match score.
 
 A ``Session`` wraps the rules core's ``Match``/``Game`` with what the physical board adds: the
-setup check, the tracker that follows the hands, the players' buttons, guide or referee mode,
-electronic dice (``fairdice.FairDice``: committed before the game) or manual dice, resignations,
-the tournament clock (``gameclock``), who may change the game (``identity``: the tournament
-lock and the director's signed commands), and the journal that makes every input survive a reset
-(``journal``, read back through ``record.walk`` and ``gamereplay``, so a journal is re-checked
-by the rules as it is read). Every line it journals says who caused it (``by``: a player's
-button, the board, the host link or the director). Inputs: zone-count frames (``frame_in``),
-buttons (``press``), host commands; output: ``emit(kind, fields)``. No I/O besides the storage.
+setup check, the players' buttons, guide or referee mode, the verdict at the button, and the
+journal that makes every input survive a reset. Each part has its own home: the hands and the
+board's reading (``tracker``), electronic dice (``fairdice.FairDice``: committed before the
+game), the tournament clock and its checkpoint (``gameclock``), who may change the game
+(``identity``: the lock and the director's signed commands), the lines on flash (``journal``,
+read back by ``restore.walk`` through ``gamereplay``, so a journal is re-checked by the rules as
+it is read), and the rare work in feature modules loaded for it (``lifecycle``: a match's and a
+game's start and end; ``offers``: the cube, resignations, condoning, the time-out; ``settings``,
+``director``, ``restore``). Every line it journals says who caused it (``by``: a player's button,
+the board, the host link or the director). Inputs: zone-count frames (``frame_in``), buttons
+(``press``), host commands; output: ``emit(kind, fields)``. No I/O besides the storage.
 """
 
 import gc
-import json
 import sys
 
 try:
@@ -22,7 +24,6 @@ except ImportError:                 # CPython (host tools)
         return x
 
 from firmware.rules.variants import get_rules
-from firmware.drivers.dice import DiceFault
 from firmware.drivers.buttons import NAMES
 from firmware.rules import game as gm
 from firmware.board.zonemap import ZoneMap, ZONES, zone_name, k_of, k_steps
@@ -32,7 +33,6 @@ from firmware.board.gameclock import GameClock
 from firmware.board.fairdice import FairDice
 from firmware.board.identity import Identity
 from firmware import board as features
-from firmware.drivers.storage import seal
 
 P0 = 0
 P1 = 1
@@ -44,60 +44,57 @@ SETUP = "setup"          # board phase before the opening: the start position is
 FLAGGED = "flagged"      # referee: an illegal turn awaits correction or condonation
 RESIGN = "resign"        # a resignation is offered: the opponent accepts or refuses it
 MATCH_OVER = "match_over"
-CLOCK_FILE = "clock.ck"  # the running clock period, every CHECKPOINT_MS, so a reset charges it
-CHECKPOINT_MS = 2000
-_CHECKPOINT_BUSY_MS = const(10000)   # ... and, while a checker is in the air, at least this often
 _NOTICE_MS = const(2000)     # how long the lights show a refusal, a pass or an opening throw
 
 
 class Session:
-    """One match on one board. Public fields callers may read: ``variant``, ``options``,
-    ``match_to``, ``mode``, ``dice_mode``, ``condone`` (the settings); ``rules``, ``match``,
-    ``game`` (the rules core's state); ``tracker``, ``zmap`` (the hands); ``journal``,
-    ``identity``, ``auth``, ``dice``, ``gclock``; ``phase`` and ``side`` (properties);
-    ``verdict`` (the referee's reason while flagged); ``resign_offer`` ((side, level) or None);
-    ``turns`` (committed in this game); ``notice`` (what the lights must tell the players for
-    a while: (kind, until ms[, who]) or None: ``refused`` (a press refused: who pressed),
-    ``illegal`` (a turn end refused in guide mode), ``pass`` (a closed-out side passed),
-    ``opening`` (the opening throw: the parity die), ``journal`` (lines lost on flash));
-    ``call`` ((caller, even): takhteh's parity call, made before the opening die)."""
+    """One match on one board. Its attributes, each with what callers may do with it ("read":
+    look only; "set by": who else may change it, always through the journal's lines), are
+    declared in ``__init__``; ``phase`` and ``side`` are properties. The feature modules
+    (``lifecycle``, ``offers``, ``settings``, ``director``, ``restore``) act on a Session as its
+    own methods do."""
 
     def __init__(self, storage, roll_die, capacity, emit, clock, board_id="sim"):
-        self.roll_die = roll_die
-        self.capacity = bytearray(capacity)
-        self.emit = emit
-        self.clock = clock
-        self.identity = Identity(storage, board_id)
-        self.auth = self.identity    # who may change the game: the lock and the director
-        self.journal = Journal(storage, self.identity)
-        self.dice = FairDice(storage, roll_die)
-        self.variant = "short"
-        self.options = {}
-        self.match_to = 1
-        self.mode = "guide"
-        self.dice_mode = "auto"
-        self.condone = False
-        self.frame = bytearray(ZONES)
-        self.have_frame = False
-        self.setup_done = False
-        self.verdict = None
-        self.choice = 6
-        self.call = (0, True)
-        self.t_turn = 0
-        self._ambiguous_at = None
-        self._flagged = False
-        self.turns = 0            # turns committed in this game
-        self.settings = 0         # setting lines journaled in this game
-        self.gclock = GameClock()  # the tournament clock (off until ``clock`` sets it)
-        self.resign_offer = None  # (side, level, by) while a resignation awaits its answer
-        self.notice = None
-        self.match_id = 0
-        self.game_no = 1          # this game's number in the match
-        self._ckpt_t = 0
-        self._configure_rules()
-        self.match = gm.Match(self.rules, self.match_to)
-        self.game = self.match.new_game()
-        self.game.keep_history = False
+        # what the board gives it
+        self.roll_die = roll_die          # read: the hardware die, () -> 1..6 (the director's draws)
+        self.capacity = bytearray(capacity)   # read: checkers each zone's sensors can count
+        self.emit = emit                  # read: emit(kind, fields), the host link's output
+        self.clock = clock                # read: () -> ms, the board's clock
+        # the board's trust, records and dice (callers use their methods)
+        self.identity = Identity(storage, board_id)   # the board's id, key and tournament lock
+        self.auth = self.identity         # who may change the game: the lock and the director
+        self.journal = Journal(storage, self.identity)   # the games' sealed lines on flash
+        self.dice = FairDice(storage, roll_die)   # electronic dice: committed, drawn, revealed
+        self.gclock = GameClock()         # the clock, off until set (set by: settings, restore)
+        # the settings (set by: settings, lifecycle, restore)
+        self.variant = "short"            # the variant's id (rules.get_rules)
+        self.options = {}                 # its named options
+        self.match_to = 1                 # the match's length in points
+        self.mode = "guide"               # "guide" (the LEDs show the legal moves) or "referee"
+        self.dice_mode = "auto"           # "auto" (the board throws) or "manual" (entered)
+        self.condone = False              # referee: the opponent may let an illegal play stand
+        # the match and its game (read; set by: lifecycle, restore)
+        self.match_id = 0                 # the serial of the match's first game
+        self.game_no = 1                  # this game's number in the match
+        self.turns = 0                    # turns committed in this game
+        self.settings = 0                 # setting lines journaled in this game (settings caps)
+        # what the board shows and the players do (read; set by the modules named)
+        self.frame = bytearray(ZONES)     # the last zone counts read (frame_in)
+        self.have_frame = False           # a frame has come since the start
+        self.setup_done = False           # the start position was set out (set by: restore, sim)
+        self.verdict = None               # the referee's reason while a play is flagged
+        self.choice = 6                   # matador: the doublet MENU shows (ledview reads it)
+        self.call = (0, True)             # takhteh: (caller, even), the parity call (offers)
+        self.resign_offer = None          # (side, level, by) while a resignation awaits (offers)
+        self.notice = None                # (kind, until ms[, who]) the lights tell for a while:
+        # refused (a press refused: who pressed), illegal (a turn end refused), pass (a
+        # closed-out side passed), opening (the opening throw), journal (lines lost on flash)
+        self.t_turn = 0                   # when the turn's dice were shown (its time on record)
+        self._ambiguous_at = None         # the frame of a press the sensors could not read
+        self._flagged = False             # the turn was flagged: its commit says "corrected"
+        self._configure_rules()           # rules, zmap, tracker (read; the hands' tracker)
+        self.match = gm.Match(self.rules, self.match_to)   # read: the rules core's match
+        self.game = self.match.new_game(False)             # read: the rules core's game
         self.tracker.follow(None, self.game.pos)
 
     # -- rules and games --------------------------------------------------------------------------
@@ -112,75 +109,10 @@ class Session:
     def new_match(self, variant=None, options=None, match_to=None, by="host"):
         """Start a new match and its first game; ValueError (nothing changed) on a bad variant,
         options or length. A game in progress is left on flash, marked abandoned."""
-        if variant is not None:
-            rules = get_rules(variant, **(options or {}))
-        else:
-            rules = get_rules(self.variant, **self.options)
-        if match_to is not None and not 1 <= match_to <= 99:
-            raise ValueError("match length must be 1..99")
-        if self.journal.count and self.game.phase != gm.OVER and not self.match.over():
-            self._journal({"k": "abandon"}, by)   # the game in progress stays, marked as left
-            self._save()
-        if variant is not None:
-            self.variant = variant
-            self.options = options or {}
-        if match_to is not None:
-            self.match_to = match_to
-        self._configure_rules(rules)
-        self.match = gm.Match(self.rules, self.match_to)
-        self.gclock = GameClock(self.gclock.reserve, self.gclock.delay)   # full reserves
-        self.match_id = 0
-        self.game_no = 1
-        self._new_game(by)
+        self._feature("new_match", variant, options, match_to, by, module="firmware.board.lifecycle")
 
     def _new_game(self, by="board"):
-        prev = self.journal.head if self.game.phase == gm.OVER else ""
-        games = self.journal.games()
-        serial = max(games[-1] if games else 0, self.journal.serial) + 1
-        if not self.match_id:
-            self.match_id = serial
-        self.game = self.match.new_game()
-        self.game.keep_history = False
-        self.turns = 0
-        self.settings = 0
-        self.setup_done = False
-        self.verdict = None
-        self.resign_offer = None      # an offer belongs to its game (fuzz: it outlived a 'new')
-        self._flagged = False
-        self.call = (0, True)
-        self.journal.start(serial)
-        self.journal.prune()
-        if not self.journal.lay_reserve():
-            self.emit("ev", {"ev": "storage_low", "why": "the flash has no room kept for this "
-                                                         "game: export and clear old files"})
-        head = self._header(prev, by)
-        self.dice.seed = None
-        self.dice.expected = None
-        if self.dice_mode == "auto":
-            try:
-                head["dice_commit"] = self.dice.new_seed()
-            except DiceFault:    # the hardware dice failed (hw_fault): the game starts without a
-                pass             # seed; its first throw commits one, or is refused while it lasts
-        self.journal.append(head)
-        # a copy of the header beside the segments: a damaged header never loses the game
-        self.journal.put(self.journal.file(serial, "h"), bytes(self.journal.pending))
-        self._save()
-        self.tracker.follow(None, self.game.pos)
-        self.emit("ev", {"ev": "new_game", "variant": self.variant, "game": self.match.games + 1,
-                         "serial": serial})
-        self._check_frame()
-        self.emit_status()
-
-    def _header(self, prev, by):
-        return {"k": "game", "v": 2, "board": self.identity.board_id,
-                "serial": self.journal.serial, "key": self.identity.kid,
-                "match": self.match_id, "game": self.game_no, "prev": prev,
-                "variant": self.variant, "options": self.options, "rules": self.rules.describe(),
-                "match_to": self.match_to, "score": list(self.match.score),
-                "games": self.match.games, "crawford": self.game.crawford,
-                "crawford_done": self.match.state()["crawford_done"],
-                "mode": self.mode, "dice_mode": self.dice_mode, "condone": self.condone,
-                "clock": self.gclock.state(), "locked": self.auth.locked, "by": by}
+        self._feature("new_game", by, module="firmware.board.lifecycle")
 
     def _save(self):
         if _COLLECT:
@@ -230,7 +162,7 @@ class Session:
     def tick(self, now):
         """Time passes: run the clock of the side that must act; its reserve running out loses
         the match (what the opponent still needs to win it). The running period is kept on
-        flash every CHECKPOINT_MS, so a reset never refunds it."""
+        flash now and then (``GameClock.checkpoint``), so a reset never refunds it."""
         gc_ = self.gclock
         if gc_.reserve <= 0:
             return
@@ -241,30 +173,9 @@ class Session:
             self.emit_status()        # whose clock runs changed: the host can show it
         side = gc_.fallen(now)
         if side >= 0:
-            self._time_out(side, now)
+            self._feature("time_out", side, now)
             return
-        due = now - self._ckpt_t
-        if gc_.side >= 0 and (changed or due >= _CHECKPOINT_BUSY_MS
-                              or (due >= CHECKPOINT_MS and self.tracker.state == SETTLED)):
-            self._ckpt_t = now        # the period on flash: what a reset must charge
-            data = {"serial": self.journal.serial, "n": self.journal.count, "side": gc_.side,
-                    "used": gc_.elapsed(now), "left": list(gc_.left)}
-            self.journal.put(CLOCK_FILE, seal(json.dumps(data).encode()))
-
-    def _time_out(self, side, now):
-        game = self.game
-        self.gclock.stop(now)
-        opp = 1 - side
-        need = self.match_to - self.match.score[opp]
-        points = need if need > 0 else game.cube
-        self.verdict = None
-        self._flagged = False
-        self.resign_offer = None
-        game.time_out(side, points)
-        self._journal({"k": "time", "side": side, "points": points,
-                       "clock": list(self.gclock.left)}, "board")
-        self.emit("ev", {"ev": "time_out", "side": side})
-        self._game_over()
+        gc_.checkpoint(self.journal, now, changed, self.tracker.state != SETTLED)
 
     def _clock_fields(self, now):
         gc_ = self.gclock
@@ -527,7 +438,7 @@ class Session:
                    "again to take it, or move the checkers so the board can tell" % tr.ambiguous)
         else:
             what = STATE_NAMES[state]
-            final = self.read_board()
+            final = tr.read_board(self.frame)
             why = "the board does not show a position the checkers can reach"
             if final is not None:
                 ok, why2 = game.commit(final)
@@ -544,42 +455,6 @@ class Session:
             self._journal({"k": "flag", "side": self.side, "reason": why}, "board")
             self._flagged = True
         self.emit("ev", fields)
-
-    def read_board(self):
-        """The position the physical board shows: the mover's checkers missing from some zones are
-        moved to the zones showing more. None when the difference cannot be read that way (then only
-        a correction helps)."""
-        turn = self.game.turn
-        pos = turn.position()
-        b = pos.board
-        side = self.side
-        zmap = self.zmap
-        exp = bytearray(ZONES)
-        zmap.expected(b, exp)
-        cap = self.capacity
-        f = self.frame
-        short = []
-        more = []
-        for z in range(ZONES):
-            e = exp[z] if exp[z] < cap[z] else cap[z]
-            for _ in range(e - f[z]):
-                short.append(z)
-            for _ in range(f[z] - e):
-                more.append(z)
-        if len(short) != len(more):
-            return None
-        opp = (1 - side) * 26
-        for i in range(len(short)):
-            ps = zmap.pip(side, short[i])
-            pd = zmap.pip(side, more[i])
-            if ps < 1 or pd < 0 or pd == 25 or not b[side * 26 + ps]:
-                return None
-            po = zmap.pip(1 - side, more[i])
-            if po > 0 and b[opp + po]:
-                return None
-            b[side * 26 + ps] -= 1
-            b[side * 26 + pd] += 1
-        return pos
 
     def _committed(self, steps, final, condoned, by):
         game = self.game
@@ -612,28 +487,16 @@ class Session:
         self._after_change()          # rolls (and journals) the next dice before any write
 
     def _game_over(self):
-        game = self.game
-        self.match.record(game)
-        seed = self.dice.reveal()
-        if seed is not None:
-            self._journal({"k": "reveal", "seed": seed}, "board")
-        self._journal({"k": "end", "winner": game.winner, "points": game.points,
-                       "how": game.result, "score": list(self.match.score)}, "board")
-        self._save()
-        if seed is not None and not self.journal.full:
-            self.dice.forget()    # only once the reveal is on flash: a cut before keeps the seed
-        self.tracker.follow(None, game.pos)
-        self.emit("ev", {"ev": "game_over", "winner": game.winner, "points": game.points,
-                         "how": game.result, "score": list(self.match.score),
-                         "match_over": self.match.over()})
-        self.emit_status()
+        self._feature("game_over", module="firmware.board.lifecycle")
 
-    def _feature(self, fn, *args):
-        """Call ``fn`` of the offers module (the cube, resigning, condoning), loaded for the call."""
+    def _feature(self, fn, *args, module="firmware.board.offers"):
+        """Call ``fn`` of a feature module (``offers``: the cube, resigning, condoning, the
+        clock's time-out; ``lifecycle``: a match's and a game's start and end), loaded for the
+        call."""
         try:
-            return getattr(features.load("firmware.board.offers"), fn)(self, *args)
+            return getattr(features.load(module), fn)(self, *args)
         finally:
-            features.drop("firmware.board.offers")
+            features.drop(module)
 
     def journal_line(self, obj, by):
         """Journal one line caused by ``by`` and put it on flash at once (a setting, the lock)."""

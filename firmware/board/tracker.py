@@ -107,6 +107,40 @@ class Tracker:
         self.hint = self.blind = 0
         self.zmap.expected(self.turn.position().board, self.exp)
 
+    def read_board(self, frame):
+        """The position ``frame`` (zone counts) shows when the turn cannot explain it: the
+        mover's checkers missing from some zones moved to the zones showing more. None when the
+        difference cannot be read that way (then only a correction helps)."""
+        pos = self.turn.position()
+        b = pos.board
+        side = self.turn.side
+        zmap = self.zmap
+        exp = self.work                 # (scratch: the search fills it afresh)
+        zmap.expected(b, exp)
+        cap = self.cap
+        short = []
+        more = []
+        for z in range(ZONES):
+            e = exp[z] if exp[z] < cap[z] else cap[z]
+            for _ in range(e - frame[z]):
+                short.append(z)
+            for _ in range(frame[z] - e):
+                more.append(z)
+        if len(short) != len(more):
+            return None
+        opp = (1 - side) * 26
+        for i in range(len(short)):
+            ps = zmap.pip(side, short[i])
+            pd = zmap.pip(side, more[i])
+            if ps < 1 or pd < 0 or pd == 25 or not b[side * 26 + ps]:
+                return None
+            po = zmap.pip(1 - side, more[i])
+            if po > 0 and b[opp + po]:
+                return None
+            b[side * 26 + ps] -= 1
+            b[side * 26 + pd] += 1
+        return pos
+
     # -- frames ---------------------------------------------------------------------------------
     def update(self, frame, force=False, faults=None):
         """Reconcile with a frame (bytearray 28); ``force`` also accepts changes that only a

@@ -170,16 +170,28 @@ class Game:
         self._apply(final, None, self.turn, condoned=reason)
         return True, None
 
-    def adopt(self, final, side, kind=NORMAL):
+    def adopt(self, final, side, kind=NORMAL, cube=None):
         """Go on from ``final``, the position a record shows after a turn of ``side`` (of
         ``kind``) that cannot be replayed step by step (its lines were lost): as if that turn
-        had just been played. The turn appears in ``history`` without steps."""
+        had just been played, with the cube the record shows (``cube``: (value, owner), or
+        None: as it is). The turn appears in ``history`` without steps."""
         if self.phase == OVER:
             raise GameError("the game is over")
         self.pos.turn = side
         self.kind = kind
         self.dice = None
         self._apply(final, None, None)
+        if cube:
+            self.cube, self.cube_owner = cube[0], cube[1]
+
+    def set_position(self, pos):
+        """Go on from ``pos`` (a copy), its side to move throwing next: a position set from
+        outside the game (the host's, a record's ``position`` line). No first-turn rule applies
+        after it."""
+        self.pos = pos.copy()
+        self.turn = None
+        self.phase = ROLL
+        self.played = [1, 1]
 
     def _apply(self, final, steps, turn, condoned=None):
         side = self.pos.turn
@@ -273,8 +285,11 @@ class Match:
         self._crawford_done = False
         self.crawford_next = False
 
-    def new_game(self):
+    def new_game(self, keep_history=True):
+        """The match's next game; ``keep_history`` False: it keeps only its last history entry
+        (a board's journal has them all)."""
         game = Game(self.rules, crawford=self.crawford_next)
+        game.keep_history = keep_history
         if self.crawford_next:
             self._crawford_done = True
         self.crawford_next = False

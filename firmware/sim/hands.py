@@ -159,10 +159,7 @@ def force_position(session, pos, by="host"):
     """Go on from ``pos`` (its side to roll next), not journaled as play; the journal gets a
     marked position line so a restore lands here too."""
     game = session.game
-    game.pos = pos.copy()
-    game.turn = None
-    game.phase = "roll"
-    game.played = [1, 1]
+    game.set_position(pos)
     session.setup_done = True
     session.verdict = None
     session.journal_line({"k": "position", "pos": pos.encode()}, by)
