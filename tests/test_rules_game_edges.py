@@ -423,3 +423,51 @@ def test_adopting_a_recorded_final_position():
     with pytest.raises(GameError) as err:
         g.adopt(end, 0)
     assert str(err.value) == "the game is over"
+
+
+def test_a_match_game_keeps_its_history_as_asked():
+    m = Match(BG, 3)
+    assert m.new_game().keep_history is True and m.new_game(False).keep_history is False
+
+
+def test_adopting_takes_the_cube_the_record_shows():
+    g = Game(BG)
+    g.opening_roll(6, 5)
+    final = g.pos.copy()
+    final.board[24] -= 1
+    final.board[13] += 1
+    g.adopt(final, 0, NORMAL, [4, 1])
+    assert (g.cube, g.cube_owner, g.side, g.phase) == (4, 1, 1, ROLL)
+    end = pos_from(BG, {"off": 15}, {6: 15}, turn=1)
+    g.adopt(end, 1, NORMAL, None)              # no cube on the line: it stays as it was
+    assert (g.cube, g.cube_owner, g.points) == (4, 1, 8)   # the cube is in the points
+
+
+def _opening(g):
+    return g
+
+
+def _moving(g):
+    g.opening_roll(6, 5)
+    return g
+
+
+def _doubled(g):
+    g.opening_roll(6, 5)
+    _play(g, (24, 6), (18, 5))
+    g.double(1)
+    return g
+
+
+@pytest.mark.parametrize("variant, before", [("long", _opening), ("long", _moving),
+                                             ("backgammon", _doubled)])
+def test_a_position_set_from_outside(variant, before):
+    g = before(Game(get_rules(variant), cube=True))
+    pos = pos_from(g.rules, {24: 15}, {24: 15}, turn=1)
+    g.set_position(pos)
+    pos.board[24] = 0                          # a copy: the caller's position is its own
+    assert (g.phase, g.turn, g.played, g.side) == (ROLL, None, [1, 1], 1)
+    assert g.pos.count(0, 24) == 15
+    turn = g.roll(6, 6)
+    if variant == "long":      # no first turn after it: one checker off the head, blocked at 12
+        assert turn.max_steps == 1
