@@ -5,8 +5,8 @@
     python -m host_tools fuzz serial --batch-seed X --lines N      (one failing batch again)
 
     python -m host_tools fuzz replay|legal|board|export --count N --seed S [--micropython] [--json]
-    python -m host_tools fuzz journal [--turns 100] [--every K] [--seed S] [--micropython]
-                                      [--heap 230K] [--json]
+    python -m host_tools fuzz journal [--turns 100] [--every K] [--first F] [--seed S]
+                                      [--micropython] [--heap 230K] [--json]
 
 ``replay``, ``legal``, ``board`` and ``export`` run N seeded mutations of real inputs
 (host_tools.fuzz_files) through the match-file replay, the legal-move service (``--micropython``:
@@ -17,7 +17,8 @@ bounded work (counted: rules-core calls per roll, one answer per line).
 
 ``journal`` plays a game of N turns, damages its journal every way a worn flash or a power cut
 can (every K-th byte of the game's file and of its header's copy XORed with 0x01 and with 0xFF,
-and every K-th truncation; the first of each K chosen by the seed) and boots a board on each copy
+and every K-th truncation; the first of each K is ``--first`` or chosen by the seed, so K runs
+with ``--first`` 0 .. K-1 cover every case, on as many cores) and boots a board on each copy
 (host_tools.fuzz_journal): it must run, keep every line the damage did not touch and say when it
 lost one. ``--micropython`` boots the firmware under the MicroPython unix port in a Pico-sized
 heap.
@@ -114,6 +115,7 @@ def main(argv):
     jp.add_argument("--turns", type=int, default=100)
     jp.add_argument("--every", type=int, default=1, help="every K-th byte and truncation")
     jp.add_argument("--seed", type=int, default=1)
+    jp.add_argument("--first", type=int, default=None, help="the first of each K (0..K-1)")
     jp.add_argument("--micropython", action="store_true")
     jp.add_argument("--heap", default=fuzz_serial.mpytree.HEAP)
     jp.add_argument("--json", action="store_true")
@@ -128,20 +130,25 @@ def main(argv):
 def _journal(args):
     from host_tools import fuzz_journal
     where = "MicroPython -X heapsize=%s" % args.heap if args.micropython else "CPython"
+    if args.every < 1 or args.first is not None and not 0 <= args.first < args.every:
+        print("fuzz journal: --every is 1 or more, --first 0 .. every-1", file=sys.stderr)
+        return 2
     print("fuzz journal: seed %d, %d turns, every %d, %s" % (
         args.seed, args.turns, args.every, where), flush=True)
     t0 = time.time()
     if args.micropython:
-        s = fuzz_journal.run_micropython(args.turns, args.every, args.seed, heap=args.heap)
+        s = fuzz_journal.run_micropython(args.turns, args.every, args.seed, heap=args.heap,
+                                         first=args.first)
     else:
-        s = fuzz_journal.run(args.turns, args.every, args.seed)
+        s = fuzz_journal.run(args.turns, args.every, args.seed, first=args.first)
     s["seconds"] = round(time.time() - t0, 1)
     if args.json:
         print(json.dumps(s))
     else:
-        print("game: %d turns, %d lines, %d bytes; boots %d: repaired or untouched %d, loss "
+        print("game: %d turns, %d lines, %d bytes; first %d of every %d; boots %d: repaired or untouched %d, loss "
               "reported %d, header lost %d; problems %d; %.0f s" % (
-                  s["turns"], s["lines"], s["bytes"], s["boots"], s["repaired"], s["reported"],
+                  s["turns"], s["lines"], s["bytes"], s["first"], s["every"], s["boots"],
+                  s["repaired"], s["reported"],
                   s["journal_lost"], len(s["problems"]), s["seconds"]))
         for p in s["problems"][:10]:
             print("FAILED " + p)

@@ -176,8 +176,17 @@ class Snapshot:
         return getattr(self.st, name)
 
 
-def run(turns=100, every=1, seed=0, masks=(0x01, 0xFF)):
-    """Damage, boot and judge every case on CPython; a summary dict with the problems found."""
+def _first(every, seed, first):
+    # the first byte of each ``every``: given, or chosen by the seed
+    if first is not None:
+        return first
+    return random.Random(seed).randrange(every) if every > 1 else 0
+
+
+def run(turns=100, every=1, seed=0, masks=(0x01, 0xFF), first=None):
+    """Damage, boot and judge every case on CPython; a summary dict with the problems found.
+    ``first``: the first byte and cut of each ``every`` (0 .. every-1; by default the seed's):
+    runs with first 0 .. every-1 together cover every case."""
     from firmware import sim
     sim.install()
     from firmware.drivers import board_config, hardware
@@ -185,20 +194,20 @@ def run(turns=100, every=1, seed=0, masks=(0x01, 0xFF)):
     files, serial = make_game(turns)
     scope = {}
     exec(MP_SCRIPT, scope)
-    first = random.Random(seed).randrange(every) if every > 1 else 0
+    first = _first(every, seed, first)
     out = scope["damage_run"](Snapshot(files), serial, cfg.zone_cap, BOARD, every, first, masks)
     out.update(turns=turns, lines=files["g%d" % serial].count(b"\n"),
                bytes=len(files["g%d" % serial]), every=every, first=first)
     return out
 
 
-def run_micropython(turns=100, every=1, seed=0, masks=(0x01, 0xFF), heap="230K"):
+def run_micropython(turns=100, every=1, seed=0, masks=(0x01, 0xFF), heap="230K", first=None):
     """The same under the MicroPython unix port with a Pico-sized heap (one process)."""
     import subprocess
     import tempfile
     from host_tools import mpytree
     files, serial = make_game(turns)
-    first = random.Random(seed).randrange(every) if every > 1 else 0
+    first = _first(every, seed, first)
     tree = mpytree.build()
     with tempfile.TemporaryDirectory(prefix="nardy-journal-fuzz-") as d:
         write_files(files, os.path.join(d, "base"))
