@@ -29,7 +29,7 @@ process per batch of B lines, and checks that it never crashes and that every co
 exactly one ok/err. It prints the seed first and the figures at the end; a failing batch prints
 the command that runs it alone. Exit status 1 on any crash, unanswered line, internal error (a
 bug the protocol caught) or output that is not JSON; commands refused because the heap ran out
-(``internal error: MemoryError``: answered, and the firmware goes on) are counted per command.
+(``out of memory: send it again``: answered, and the firmware goes on) are counted per command.
 """
 
 import argparse

@@ -59,16 +59,18 @@ def expected(stream):
     return out
 
 
+OUT_OF_MEMORY = "out of memory"     # how the protocol answers a command the heap could not hold
+
+
 def is_bug(obj):
-    """An err that reports a bug the protocol caught (``internal error``), other than the heap
-    running out (counted apart: see ``out_of_memory``)."""
-    msg = obj.get("msg", "") if obj.get("t") == "err" else ""
-    return "internal error" in msg and "MemoryError" not in msg
+    """An err that reports a bug the protocol caught (``internal error``); the heap running out
+    is answered apart (``out of memory``: see ``out_of_memory``)."""
+    return obj.get("t") == "err" and obj.get("msg", "").startswith("internal error")
 
 
 def out_of_memory(obj):
     """An err whose command ran out of heap (the firmware went on: the line was answered)."""
-    return obj.get("t") == "err" and "MemoryError" in obj.get("msg", "")
+    return obj.get("t") == "err" and obj.get("msg", "").startswith(OUT_OF_MEMORY)
 
 
 def check_answers(want, objs):

@@ -107,6 +107,42 @@ def test_lines_from_the_command_protocol_answer_once():
     assert app.out == ["help", "ok", "err", "err", "help", "ok"]
 
 
+def test_a_command_the_heap_cannot_hold_is_answered_and_the_board_goes_on():
+    # a feature that runs out of heap is refused as such (the host may send it again), a bug as
+    # an internal error; neither stops the protocol
+    from firmware.board import protocol
+
+    class fails:                    # a feature module (a stand-in: sys.modules takes any object)
+        def __init__(self, exc):
+            self.exc = exc
+
+        def run(self, app, words, fail, need):
+            raise self.exc
+
+    class App:
+        session = None
+        sim = None
+        features = {"oom": "nardy_test_oom", "bug": "nardy_test_bug"}
+
+        def __init__(self):
+            self.out = []
+
+        def emit(self, kind, fields):
+            self.out.append((kind, fields.get("msg")))
+
+    sys.modules["nardy_test_oom"] = fails(MemoryError("memory allocation failed"))
+    sys.modules["nardy_test_bug"] = fails(KeyError("x"))
+    try:
+        app = App()
+        for line in ("oom 1", "bug", "help"):
+            protocol.handle(app, line)
+    finally:
+        del sys.modules["nardy_test_oom"], sys.modules["nardy_test_bug"]
+    assert app.out[0] == ("err", "out of memory: send it again")
+    assert app.out[1][0] == "err" and app.out[1][1].startswith("internal error: KeyError(")
+    assert app.out[2:] == [("help", None), ("ok", None)]
+
+
 def _main():
     names = sorted(k for k in globals() if k.startswith("test_"))
     for name in names:

@@ -7,6 +7,8 @@ it (``dir <mac> <command>``, see ``identity``); while the board is locked the ba
 read. docs/protocol.md is the reference and must say what this module does.
 """
 
+import gc
+
 from firmware import board as features
 
 HELP = ("status | new <variant> [key=value ...] | match <n> | mode guide|referee | "
@@ -64,6 +66,10 @@ def handle(app, line, by="host"):
         return False
     except ValueError as exc:          # refused by the session or the rules: nothing changed
         app.emit("err", {"cmd": text[:40], "msg": str(exc)})
+        return False
+    except MemoryError:                # the heap, not the board: collect and let the host ask again
+        gc.collect()
+        app.emit("err", {"cmd": text[:40], "msg": "out of memory: send it again"})
         return False
     except Exception as exc:           # a bug: say so on the link rather than stop the board
         app.emit("err", {"cmd": text[:40], "msg": "internal error: %r" % (exc,)})
