@@ -54,11 +54,17 @@ class Strip:
     def write(self):
         pass
 
-from firmware.sim.memstore import MemStorage as Mem
+from firmware.drivers.storage import Storage
+import os
+try:                                    # every run starts on an empty flash
+    for n in os.listdir(%(flash)r):
+        os.remove(%(flash)r + "/" + n)
+except OSError:
+    pass
 
 cfg = board_config.load(%(desc)r, None)
 clock = [0]
-s = Session(Mem(), lambda: 1, cfg.zone_cap, lambda k, f: None, lambda: clock[0])
+s = Session(Storage(%(flash)r), lambda: 1, cfg.zone_cap, lambda k, f: None, lambda: clock[0])
 s.new_match(%(variant)r)
 s.dice_mode = "manual"
 from firmware.sim.hands import force_position
@@ -187,11 +193,12 @@ def estimate(case, idle=False):
     pos_text, dice = POSITIONS[name]
     work = tempfile.mkdtemp(prefix="benchboard-")
     try:
+        # the simulator too: the script sets its position with it (firmware.sim.hands)
         shutil.copytree(os.path.join(ROOT, "firmware"), os.path.join(work, "lib", "firmware"),
-                        ignore=shutil.ignore_patterns("__pycache__", "sim"))
+                        ignore=shutil.ignore_patterns("__pycache__"))
         fields = {"desc": os.path.join(ROOT, "hardware", "board.json"), "variant": "backgammon",
                   "pos": pos_text, "d1": dice[0], "d2": dice[1], "before": before, "change": change,
-                  "idle": idle, "pip": src}
+                  "idle": idle, "pip": src, "flash": os.path.join(work, "flash")}
         script = os.path.join(work, "bench.py")
         base = os.path.join(work, "base.py")
         with open(script, "w") as f:
