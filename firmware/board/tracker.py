@@ -12,7 +12,7 @@ zone is shown until the board matches again). The destinations of every checker 
 ahead, one checker per idle scan while the hands are free, so a lift is a lookup.
 """
 
-from firmware.board.zonemap import ZONES, BAR_ZONE
+from firmware.board.zonemap import ZONES, BAR_ZONE, shown
 
 SETTLED = 0     # the board shows the tracked position exactly
 HANDS = 1       # checkers in the air or half-made hits: one hand's work
@@ -87,8 +87,7 @@ class Tracker:
         self.zmap.expected(position.board, self.exp)
         if restored:              # zones that differ from the journal count as touched
             for z in range(ZONES):
-                e = self.exp[z]
-                self.frame[z] = e if e < self.cap[z] else self.cap[z]
+                self.frame[z] = shown(self.exp[z], self.cap[z])
         self._cache = -1
 
     loose = False
@@ -116,12 +115,11 @@ class Tracker:
         side = self.turn.side
         zmap = self.zmap
         exp = self.work                 # (scratch: the search fills it afresh)
-        zmap.expected(b, exp)
-        cap = self.cap
+        zmap.expected(b, exp, None, self.cap)
         short = []
         more = []
         for z in range(ZONES):
-            e = exp[z] if exp[z] < cap[z] else cap[z]
+            e = exp[z]
             for _ in range(e - frame[z]):
                 short.append(z)
             for _ in range(frame[z] - e):
@@ -196,11 +194,7 @@ class Tracker:
         for z in range(ZONES):
             if (faults >> z) & 1:
                 continue
-            e = exp[z]
-            c = cap[z]
-            if e > c:
-                e = c
-            d = f[z] - e
+            d = f[z] - shown(exp[z], cap[z])
             if d < 0:
                 missing |= 1 << z
                 nm -= d
@@ -213,30 +207,10 @@ class Tracker:
         self.n_extra = ne
 
     # -- the search for an exact explanation -------------------------------------------------------
-    def _mismatch(self, work):
-        cap = self.cap
-        f = self.frame
-        faults = self.faults
-        m = 0
-        for z in range(ZONES):
-            if (faults >> z) & 1:
-                continue
-            e = work[z]
-            c = cap[z]
-            if e > c:
-                e = c
-            d = f[z] - e
-            m += d if d > 0 else -d
-        return m
-
     def _zone_cost(self, work, z):
         if (self.faults >> z) & 1:
             return 0
-        e = work[z]
-        c = self.cap[z]
-        if e > c:
-            e = c
-        d = self.frame[z] - e
+        d = self.frame[z] - shown(work[z], self.cap[z])
         return d if d > 0 else -d
 
     def _move(self, work, src, dst, hit, sign):
@@ -264,7 +238,7 @@ class Tracker:
             work[z] = exp[z]
         old = turn.steps
         popped = []
-        m = self._mismatch(work)
+        m = self.n_missing + self.n_extra    # work is exp: _diff just counted it
         while True:
             if self._dfs(work, m):
                 self._report(old)
@@ -289,7 +263,7 @@ class Tracker:
             work[z] = self.exp[z]
         old = turn.steps
         self._found = []
-        m = self._mismatch(work)
+        m = self.n_missing + self.n_extra    # work is exp: _diff just counted it
         popped = []
         while len(self._found) < FOUND_MAX:
             self._dfs(work, m)
@@ -434,9 +408,7 @@ class Tracker:
             if not mine[pip]:
                 continue
             z = zone_of[base + pip]
-            c = work[z] - 1
-            if c > cap[z]:
-                c = cap[z]
+            c = shown(work[z] - 1, cap[z])
             if c < f[z] and not (self.faults >> z) & 1:
                 continue      # the frame still shows this checker where it was
             for dst, die in turn.targets(pip):

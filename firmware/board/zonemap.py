@@ -34,9 +34,10 @@ class ZoneMap:
         p = self.pip_at[side * ZONES + zone]
         return -1 if p == 255 else p
 
-    def expected(self, board, out, owner=None):
+    def expected(self, board, out, owner=None, cap=None):
         """Fill ``out`` (bytearray ZONES) with the checker count of each zone for a 52-count board;
-        ``owner`` (bytearray ZONES), when given, gets the side holding each zone (2: nobody)."""
+        ``owner`` (bytearray ZONES), when given, gets the side holding each zone (2: nobody);
+        with ``cap`` (each zone's capacity), the counts its sensors show (``shown``)."""
         zone_of = self.zone_of
         for z in range(ZONES):
             out[z] = 0
@@ -50,6 +51,15 @@ class ZoneMap:
                 out[z] += n
                 if owner is not None:
                     owner[z] = 0 if i < 26 else 1
+        if cap is not None:
+            for z in range(ZONES):
+                out[z] = shown(out[z], cap[z])
+
+
+def shown(n, cap):
+    """What a zone's sensors show of ``n`` checkers: at most its capacity ``cap`` (the checkers
+    stacked past the slots and levels it can count are hidden)."""
+    return n if n < cap else cap
 
 
 def zone_name(z):
