@@ -244,6 +244,67 @@ def test_mosquitto_lets_a_board_write_only_its_topics_and_spectators_only_read(h
     assert any(kind == "refused" and what == "login" for kind, who, what in reports)
 
 
+def _wait(cond, seconds=10):
+    deadline = time.time() + seconds
+    while time.time() < deadline and not cond():
+        time.sleep(0.05)
+    return cond()
+
+
+def _held(station, board, serial):
+    """The line numbers the station holds of a game (none yet: empty)."""
+    with station.lock:
+        st = station.boards.get(board)
+        game = st.games.get(serial) if st else None
+        return set(game.lines) if game else set()
+
+
+def test_the_stations_session_keeps_what_boards_publish_while_it_is_away(hall, tmp_path):
+    """The station's MQTT session is persistent: lines a board publishes while the station is
+    stopped reach the next station (nobody answers its wants here), each kept once; the
+    board's retained status arrives after the queued lines, so the latest stands."""
+    from host_tools.hall import mqtt
+    from host_tools.hall.station import Station
+    from host_tools.hall.store import Store
+    room, broker, _reports = hall
+    key = room.board_key("b1")
+    lines = [_sealed('{"k": "roll", "dice": [%d, 1], "by": "board", "n": %d}' % (n + 1, n),
+                     serial=1, key=key) for n in range(4)]
+    db = str(tmp_path / "station.db")
+    st = Station(room, Store(db)).start()
+    b1, _, ok = _client(room, "b1")
+    assert ok.wait(10) and _wait(lambda: st.connected)
+
+    def send(n):
+        b1.publish(hall_link.topic(room.name, "b1", "line"),
+                   json.dumps({"t": "rl", "s": 1, "l": lines[n]}), qos=1).wait_for_publish(5)
+        b1.publish(hall_link.topic(room.name, "b1", "status"),
+                   json.dumps({"t": "status", "serial": 1, "seal": lines[n][-32:]}),
+                   qos=1, retain=True).wait_for_publish(5)
+
+    send(0)
+    assert _wait(lambda: 0 in _held(st, "b1", 1))
+    st.stop()
+    for n in (1, 2, 3):
+        send(n)
+    send(2)                                       # a line repeated: kept once
+    again = Station(room, Store(db))
+    game = again.boards["b1"].games[1]             # the game going on, read back from the database
+    assert game.lines == {0: lines[0]} and not game.done()
+    again.start()
+    try:
+        assert _wait(lambda: game.next == 4 and again.counts["duplicates"] >= 1), \
+            (sorted(game.lines), again.counts)
+        assert [game.lines[n] for n in range(4)] == lines
+        assert again.counts["rejected"] == 0 and again.counts["conflicts"] == 0
+        assert _wait(lambda: (again.boards["b1"].status or {}).get("seal") == lines[2][-32:])
+        rows = again.store.query("SELECT COUNT(*) FROM lines WHERE board = 'b1'")
+        assert rows[0][0] == 4
+    finally:
+        again.stop()
+        mqtt.close(b1)
+
+
 def test_a_short_drill_loses_nothing_and_rejects_every_forgery(tmp_path):
     """Six simulated boards (every variant) through two bridges into one station while the
     broker restarts, a bridge dies and a compromised board forges lines (the long drill with 50

@@ -151,6 +151,7 @@ class Drill:
         what = self.rng.choice(("broker", "bridge", "bridge", "forge"))
         if what == "broker":
             kill = self.rng.random() < 0.5
+            self.judged()
             self.log("drill: broker %s" % ("killed" if kill else "restarted"))
             self.broker.restart(kill=kill, down_s=self.rng.uniform(0.2, 1.5))
             self.result.broker_restarts += 1
@@ -177,6 +178,10 @@ class Drill:
             return
         victim, serial, line = self.rng.choice(have)
         broken = line[:-1] + ("0" if line[-1] != "0" else "1")
+        deadline = time.monotonic() + 20          # the forgeries go to a station that listens
+        while not (self.station.connected and self.broker.running()) \
+                and time.monotonic() < deadline:
+            time.sleep(0.1)
         got = threading.Event()
         c = mqtt.connect(self.room, FORGER, on_connect=lambda client: got.set())
         if not got.wait(10):
@@ -193,6 +198,22 @@ class Drill:
         mqtt.close(c)
         self.result.forged += len(msgs)
         self.log("drill: %d forged lines published (victim %s)" % (len(msgs), victim))
+
+    def _forger_reports(self):
+        return len([x for x in self.station.store.reports(100000)
+                    if x["board"] == FORGER and x["kind"] in ("rejected", "denied")])
+
+    def judged(self, seconds=60):
+        """Wait until the station has reported every forgery published (each is one report,
+        rejected or denied); the broker is not restarted before: a station behind its queue
+        (the boards answering its wants after a restart) takes a while, and a broker killed
+        would take the forgeries still queued for the station along (nobody sends a forgery
+        again, as a board sends its lines)."""
+        deadline = time.monotonic() + seconds
+        while self._forger_reports() < self.result.forged and time.monotonic() < deadline:
+            time.sleep(0.2)
+        if self._forger_reports() < self.result.forged:
+            self.log("drill: the station has not reported the forgeries after %d s" % seconds)
 
     # -- the run ------------------------------------------------------------------------------
     def play(self, timeout):
@@ -220,6 +241,7 @@ class Drill:
             if b[0].poll() is not None:
                 self._start_bridge(k)
         self.settle(deadline + 60)
+        self.judged()
 
     def expected(self):
         """{(board id, serial): record} as the boards themselves exported them."""

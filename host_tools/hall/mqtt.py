@@ -9,14 +9,15 @@ QUEUE = 20000            # messages kept while the broker is away (past that the
 
 
 def connect(room, user, client_id=None, on_connect=None, on_message=None, on_disconnect=None,
-            will=None, host=None, port=None, start=True):
+            will=None, host=None, port=None, start=True, clean=True):
     """A paho client logged in as ``user`` (a board id, ``station``, ``spectator``) with the
     room's password for it, connecting in the background and again after every loss;
     ``on_connect(client)`` runs after each (re)connect (subscribe there), ``on_message(client,
     topic, payload)`` for each message, ``will`` = (topic, payload) the broker publishes,
-    retained, when the connection dies."""
+    retained, when the connection dies; ``clean=False``: a persistent session (the broker keeps
+    the client's subscriptions and queues its QoS 1 messages while it is away)."""
     c = paho.Client(paho.CallbackAPIVersion.VERSION2, client_id=client_id or user,
-                    clean_session=True)
+                    clean_session=clean)
     c.username_pw_set(user, room.password(user))
     c.reconnect_delay_set(RECONNECT_MIN_S, RECONNECT_MAX_S)
     c.max_queued_messages_set(QUEUE)

@@ -134,9 +134,10 @@ class Station:
     # -- life ------------------------------------------------------------------------------------
     def start(self):
         if self.use_client:
+            # a persistent session: what comes while the station reconnects waits for it
             self._client = mqtt.connect(self.room, STATION, on_connect=self._connected,
                                         on_message=self._message,
-                                        on_disconnect=self._disconnected)
+                                        on_disconnect=self._disconnected, clean=False)
         self._thread = threading.Thread(target=self._clock, name="station-clock", daemon=True)
         self._thread.start()
         return self
@@ -164,11 +165,17 @@ class Station:
             game.result = g["result"]
             game.notes = g["notes"]
             st.games[game.serial] = game
-            for n, line in sorted(self.store.lines(g["board"], g["serial"]).items()):
-                try:
-                    self._take_line(st, game, line, time.time(), stored=True)
-                except ExportError:
-                    pass
+        for board, serial in self.store.line_games():     # games still going on
+            st = self._board(board)
+            if serial not in st.games:
+                st.games[serial] = Game(board, serial, self.round)
+        for st in self.boards.values():
+            for game in st.games.values():
+                for n, line in sorted(self.store.lines(st.id, game.serial).items()):
+                    try:
+                        self._take_line(st, game, line, time.time(), stored=True)
+                    except ExportError:
+                        pass
 
     def _connected(self, client):
         with self.lock:

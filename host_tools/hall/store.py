@@ -90,6 +90,10 @@ class Store:
         return dict(self.query("SELECT n, line FROM lines WHERE board = ? AND serial = ?",
                                (board, serial)))
 
+    def line_games(self):
+        """(board, serial) of every game the database holds lines of."""
+        return [tuple(r) for r in self.query("SELECT DISTINCT board, serial FROM lines")]
+
     def put_game(self, board, serial, round_, state, kid, tag, result, notes, at):
         self.execute(
             "INSERT INTO games (board, serial, round, state, kid, tag, result, notes, updated) "
