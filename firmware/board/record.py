@@ -2,8 +2,8 @@
 
 A game's record is its journal (``journal``): one sealed JSON line per event, numbered by ``n``.
 This module is the one place that knows the kinds of events and who may cause them, and the
-visitors that read them: ``reader.Visitor`` is called for every event in order, as python-chess's
-PGN visitors are called in the order of the game (``reader.walk`` reads the stored lines). The board's resume after a reset, the board's streaming ``export``, the host's ``export``
+visitors that read them: ``gamereplay.Visitor`` is called for every event in order, as python-chess's
+PGN visitors are called in the order of the game (``restore.walk`` reads the stored lines). The board's resume after a reset, the board's streaming ``export``, the host's ``export``
 and the tournament station all read records this way.
 
 Steps in ``turn`` events are in the mover's own pips (24..1, 25 the bar, 0 off), as the rules core
