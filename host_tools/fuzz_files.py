@@ -202,14 +202,19 @@ def legal_case(lines):
     except Exception as exc:                                   # noqa: BLE001
         raise Failure("serve raised %s: %s" % (type(exc).__name__, exc))
     answers = out.getvalue().splitlines()
+    _check_answers(lines, answers, "")
+    return answers
+
+
+def _check_answers(lines, answers, who):
+    """Raise Failure unless every non-blank request line got one answer, legal or error."""
     want = sum(1 for line in lines if line.strip(b" \t\r\x0b\x0c"))
     if len(answers) != want:
-        raise Failure("%d request lines, %d answers" % (want, len(answers)))
+        raise Failure("%s%d request lines, %d answers" % (who, want, len(answers)))
     for a in answers:
         obj = json.loads(a)
         if "legal" not in obj and "error" not in obj:
-            raise Failure("an answer is neither legal nor error: %s" % a[:100])
-    return answers
+            raise Failure("%san answer is neither legal nor error: %s" % (who, a[:100]))
 
 
 def legal_micropython(lines, heap="230K"):
@@ -226,13 +231,7 @@ def legal_micropython(lines, heap="230K"):
         raise Failure("legal --micropython exit %d: %s" % (proc.returncode,
                                                            proc.stderr.decode("latin-1")[-800:]))
     answers = proc.stdout.decode("utf-8").splitlines()
-    want = sum(1 for line in lines if line.strip(b" \t\r\x0b\x0c"))
-    if len(answers) != want:
-        raise Failure("micropython: %d request lines, %d answers" % (want, len(answers)))
-    for a in answers:
-        obj = json.loads(a)
-        if "legal" not in obj and "error" not in obj:
-            raise Failure("micropython: an answer is neither legal nor error: %s" % a[:100])
+    _check_answers(lines, answers, "micropython: ")
     return len(answers)
 
 
