@@ -13,9 +13,9 @@ import shutil
 import sys
 import tempfile
 import time
+from host_tools import REPO_ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, ROOT)
+sys.path.insert(0, REPO_ROOT)
 
 from firmware.rules import Position, Turn, get_rules  # noqa: E402
 from host_tools import rp2040_estimate  # noqa: E402
@@ -172,8 +172,8 @@ def _stage(work):
     """The rules core alone, as the estimator compiles it (firmware/__init__.py and rules/)."""
     stage = os.path.join(work, "stage")
     os.makedirs(os.path.join(stage, "firmware"))
-    shutil.copy(os.path.join(ROOT, "firmware", "__init__.py"), os.path.join(stage, "firmware"))
-    shutil.copytree(os.path.join(ROOT, "firmware", "rules"), os.path.join(stage, "firmware", "rules"),
+    shutil.copy(os.path.join(REPO_ROOT, "firmware", "__init__.py"), os.path.join(stage, "firmware"))
+    shutil.copytree(os.path.join(REPO_ROOT, "firmware", "rules"), os.path.join(stage, "firmware", "rules"),
                     ignore=shutil.ignore_patterns("__pycache__"))
     return stage
 

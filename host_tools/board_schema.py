@@ -4,10 +4,10 @@ which also run on the board), each problem named by its field."""
 
 import json
 import os
+from host_tools import REPO_ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SCHEMA = os.path.join(ROOT, "hardware", "board.schema.json")
-DESCRIPTION = os.path.join(ROOT, "hardware", "board.json")
+SCHEMA = os.path.join(REPO_ROOT, "hardware", "board.schema.json")
+DESCRIPTION = os.path.join(REPO_ROOT, "hardware", "board.json")
 
 
 def _field(path):

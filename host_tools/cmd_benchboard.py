@@ -26,8 +26,8 @@ import tempfile
 import time
 
 from host_tools import perf_docs, rp2040_estimate
+from host_tools import REPO_ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # The worst rolls for full-turn generation (found by search, confirmed by GNU Backgammon) (roller's own pips, opponent on its head)
 POSITIONS = {
@@ -118,7 +118,7 @@ def _session(variant, pos_text, dice):
             pass
 
     from firmware.sim.memstore import MemStorage as Mem
-    cfg = board_config.load(os.path.join(ROOT, "hardware", "board.json"), None)
+    cfg = board_config.load(os.path.join(REPO_ROOT, "hardware", "board.json"), None)
     s = Session(Mem(), lambda: 1, cfg.zone_cap, lambda k, f: None, lambda: 0)
     s.new_match(variant)
     s.dice_mode = "manual"
@@ -194,9 +194,9 @@ def estimate(case, idle=False):
     work = tempfile.mkdtemp(prefix="benchboard-")
     try:
         # the simulator too: the script sets its position with it (firmware.sim.hands)
-        shutil.copytree(os.path.join(ROOT, "firmware"), os.path.join(work, "lib", "firmware"),
+        shutil.copytree(os.path.join(REPO_ROOT, "firmware"), os.path.join(work, "lib", "firmware"),
                         ignore=shutil.ignore_patterns("__pycache__"))
-        fields = {"desc": os.path.join(ROOT, "hardware", "board.json"), "variant": "backgammon",
+        fields = {"desc": os.path.join(REPO_ROOT, "hardware", "board.json"), "variant": "backgammon",
                   "pos": pos_text, "d1": dice[0], "d2": dice[1], "before": before, "change": change,
                   "idle": idle, "pip": src, "flash": os.path.join(work, "flash")}
         script = os.path.join(work, "bench.py")
@@ -221,7 +221,7 @@ def estimate(case, idle=False):
 
 
 def hardware_terms():
-    with open(os.path.join(ROOT, "hardware", "board.json")) as f:
+    with open(os.path.join(REPO_ROOT, "hardware", "board.json")) as f:
         desc = json.load(f)
     sensing = desc["sensing"]
     n = desc["leds"]["count"]
@@ -237,7 +237,7 @@ def main(argv):
     ap.add_argument("--write-docs", action="store_true",
                     help="also rewrite the lift-to-LED section of docs/perf.md from these figures")
     args = ap.parse_args(argv)
-    sys.path.insert(0, ROOT)
+    sys.path.insert(0, REPO_ROOT)
     lift, place = scan_cpython(2 if args.quick else 5)
     hw = hardware_terms()
     result = {"cpython_ms": {"lift": round(lift[0][1] * 1000, 3), "place": round(place[0][1] * 1000, 3)},

@@ -20,8 +20,8 @@ import subprocess
 import tempfile
 
 from host_tools import mpytree
+from host_tools import REPO_ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 SCRIPT = r"""
 import gc
@@ -37,7 +37,7 @@ micropython.qstr_info()
 BLOCK = 32      # bytes per GC block on the 64-bit unix port (4 words; 16 bytes on the RP2040)
 
 
-def measure(root=ROOT, heap=mpytree.HEAP):
+def measure(root=REPO_ROOT, heap=mpytree.HEAP):
     """{'heap', 'free', 'used', 'max_free_block', 'qstrs'} after boot (bytes, names)."""
     exe = mpytree.micropython_path()
     if exe is None:
@@ -63,7 +63,7 @@ def measure(root=ROOT, heap=mpytree.HEAP):
 def main(argv):
     ap = argparse.ArgumentParser(prog="python -m host_tools benchboot",
                                  description=__doc__.splitlines()[0])
-    ap.add_argument("--root", default=ROOT, help="the checkout whose firmware boots (default: this one)")
+    ap.add_argument("--root", default=REPO_ROOT, help="the checkout whose firmware boots (default: this one)")
     ap.add_argument("--heap", default=mpytree.HEAP, help="MicroPython's -X heapsize (default 230K)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)

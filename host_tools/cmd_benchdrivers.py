@@ -28,8 +28,8 @@ import sys
 
 from host_tools import perf_docs, rp2040_estimate
 from host_tools.rp2040_estimate import K_CENTRAL as K_MID, K_HIGH, K_LOW, MHZ
+from host_tools import REPO_ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # Viper code: RP2040 cycles per x64 instruction, not covered by the estimator's k. One reference
 # point: a reference viper loop timed in an RP2040 emulator, against its x64 count here gives ~0.76 (printed each
 # run). Assumed 1.0 for the kernels, whose loads and stores (2 cycles on the Cortex-M0+, and
@@ -179,14 +179,14 @@ def stage(out):
     if os.path.exists(src):
         shutil.rmtree(src)
     os.makedirs(os.path.join(src, "firmware"))
-    shutil.copy(os.path.join(ROOT, "firmware", "__init__.py"), os.path.join(src, "firmware"))
-    shutil.copytree(os.path.join(ROOT, "firmware", "drivers"), os.path.join(src, "firmware", "drivers"),
+    shutil.copy(os.path.join(REPO_ROOT, "firmware", "__init__.py"), os.path.join(src, "firmware"))
+    shutil.copytree(os.path.join(REPO_ROOT, "firmware", "drivers"), os.path.join(src, "firmware", "drivers"),
                     ignore=shutil.ignore_patterns("__pycache__"))
     return src
 
 
 def measure(out, src, name, n, kernels=False):
-    desc = repr(os.path.join(ROOT, "hardware", "board.json"))
+    desc = repr(os.path.join(REPO_ROOT, "hardware", "board.json"))
     setup = SETUP.replace("DESC_PATH", desc)
     setup = "KERNELS = %r\n" % kernels + setup
     base = os.path.join(out, name + "_base.py")
@@ -209,7 +209,7 @@ def measure(out, src, name, n, kernels=False):
 def stage_acquire_only(src):
     """analog_viper.py without its judging block (between the '# judge:' markers), staged as
     analog_viper_acq.py: the kernel's instructions outside the conversion it overlaps."""
-    with open(os.path.join(ROOT, "firmware", "drivers", "analog_viper.py")) as f:
+    with open(os.path.join(REPO_ROOT, "firmware", "drivers", "analog_viper.py")) as f:
         lines = f.read().split("\n")
     a = lines.index("        # judge: begin (host_tools/cmd_benchdrivers.py drops this block to count the rest)")
     b = lines.index("        # judge: end")
@@ -292,12 +292,12 @@ def run(argv, report):
     if why:
         print("benchdrivers: the RP2040 estimates need %s" % why, file=sys.stderr)
         return 2
-    sys.path.insert(0, ROOT)
+    sys.path.insert(0, REPO_ROOT)
     from firmware.sim import install
     install()
     from firmware.drivers import board_config
-    cfg = board_config.load(os.path.join(ROOT, "hardware", "board.json"))
-    out = os.path.join(ROOT, "build", "benchdrivers")
+    cfg = board_config.load(os.path.join(REPO_ROOT, "hardware", "board.json"))
+    out = os.path.join(REPO_ROOT, "build", "benchdrivers")
     os.makedirs(out, exist_ok=True)
     src = stage(out)
     report.update({"iterations": n, "slots": cfg.n_slots, "leds": cfg.n_leds,

@@ -25,8 +25,8 @@ import tempfile
 
 from host_tools import mpytree, smallint_audit
 from host_tools.bench_rules import WORST, worst_position
+from host_tools import REPO_ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 SCRIPT = r"""
 import gc
@@ -67,7 +67,7 @@ def cases():
 def movegen_source(rev):
     if rev is None:
         return None
-    done = subprocess.run(["git", "show", "%s:firmware/rules/movegen.py" % rev], cwd=ROOT,
+    done = subprocess.run(["git", "show", "%s:firmware/rules/movegen.py" % rev], cwd=REPO_ROOT,
                           capture_output=True, text=True)
     if done.returncode != 0:
         raise SystemExit("git show %s: %s" % (rev, done.stderr.strip()))
@@ -81,7 +81,7 @@ def unix_port(source):
         return None
     work = tempfile.mkdtemp(prefix="benchheap-")
     try:
-        shutil.copytree(os.path.join(ROOT, "firmware", "rules"),
+        shutil.copytree(os.path.join(REPO_ROOT, "firmware", "rules"),
                         os.path.join(work, "firmware", "rules"),
                         ignore=shutil.ignore_patterns("__pycache__"))
         with open(os.path.join(work, "firmware", "__init__.py"), "w"):

@@ -40,8 +40,8 @@ import sys
 import tempfile
 
 from host_tools import rp2040_estimate as est
+from host_tools import REPO_ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 SETUP = r"""
 import json, gc
@@ -210,10 +210,10 @@ def main(argv):
     import shutil
     lib = tempfile.mkdtemp(prefix="nardy-benchtrust-lib-")
     try:
-        shutil.copytree(os.path.join(ROOT, "firmware"), os.path.join(lib, "firmware"),
+        shutil.copytree(os.path.join(REPO_ROOT, "firmware"), os.path.join(lib, "firmware"),
                         ignore=shutil.ignore_patterns("__pycache__"))
         paths = [lib]
-        desc = "DESCRIPTION = %r\n" % os.path.join(ROOT, "hardware", "board.json")
+        desc = "DESCRIPTION = %r\n" % os.path.join(REPO_ROOT, "hardware", "board.json")
 
         def game(script, turns):
             return desc + script.replace("TURNS", str(turns))

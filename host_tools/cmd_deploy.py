@@ -17,8 +17,8 @@ import subprocess
 import sys
 
 from host_tools.serial_link import find_board_ports
+from host_tools import REPO_ROOT
 
-REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD_DIR = os.path.join("build", "deploy")
 SKIP_DIRS = ("firmware/sim",)
 FRONT_ENDS = ("digital", "analog")

@@ -25,8 +25,8 @@ import tempfile
 import threading
 import time
 from urllib.parse import urlsplit
+from host_tools import REPO_ROOT
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def _listen(url, got, stop):
@@ -60,7 +60,7 @@ def run_count(n, records_path, args, folder):
                        boards=["bb%05d" % i for i in range(n)])
     hall = subprocess.Popen([sys.executable, "-m", "host_tools", "hall", "run", room.path,
                              "--http-port", "0", "--spectators-port", "0"],
-                            cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                            cwd=REPO_ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     gens = []
     stop = threading.Event()
     got = []
@@ -83,7 +83,7 @@ def run_count(n, records_path, args, folder):
                 [sys.executable, "-m", "host_tools.hall.bench", "gen", room.path, records_path,
                  ",".join(boards[k:k + per]), "--interval", str(args.interval), "--duration",
                  str(args.seconds), "--seed", str(args.seed + k)],
-                cwd=REPO, stdout=subprocess.PIPE, text=True))
+                cwd=REPO_ROOT, stdout=subprocess.PIPE, text=True))
         sent = {}
         for g in gens:
             out, _ = g.communicate(timeout=args.seconds + 180)

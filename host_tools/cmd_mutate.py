@@ -19,12 +19,12 @@ import random
 import shutil
 import subprocess
 import sys
+from host_tools import REPO_ROOT
 
 MUTMUT = "mutmut==3.8.1"
-HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-ROOT = HERE                      # the tree measured (--tree: e.g. a worktree of an older commit)
-VENV = os.path.join(HERE, "build", "mutate-venv")
-WORK = os.path.join(HERE, "build", "mutate")
+ROOT = REPO_ROOT                      # the tree measured (--tree: e.g. a worktree of an older commit)
+VENV = os.path.join(REPO_ROOT, "build", "mutate-venv")
+WORK = os.path.join(REPO_ROOT, "build", "mutate")
 RULES = "firmware/rules"
 # the fast rules tests: every test of the rules core that needs neither MicroPython, a browser,
 # gnubg nor minutes

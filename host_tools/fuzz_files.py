@@ -14,9 +14,9 @@ import json
 import os
 import random
 import time
+from host_tools import REPO_ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-GAMES = os.path.join(ROOT, "tests", "data")
+GAMES = os.path.join(REPO_ROOT, "tests", "data")
 CALLS_PER_ROLL = 2000         # rules-core calls a roll may cost (a few hundred in practice)
 HANG_S = 60                   # wall clock per case: only a hang guard
 
@@ -161,7 +161,7 @@ def replay_inputs(rng):
         data = mutate_plays(rng, data)
     else:
         data = mutate_text(rng, data)
-    return os.path.relpath(path, ROOT), data
+    return os.path.relpath(path, REPO_ROOT), data
 
 
 # -- legal -------------------------------------------------------------------------------------------
@@ -225,7 +225,7 @@ def legal_micropython(lines, heap="230K"):
     import sys
     data = b"".join(line + b"\n" for line in lines)
     proc = subprocess.run([sys.executable, "-m", "host_tools", "legal", "--micropython",
-                           "--heap=" + heap], input=data, capture_output=True, cwd=ROOT,
+                           "--heap=" + heap], input=data, capture_output=True, cwd=REPO_ROOT,
                           timeout=HANG_S * 20)
     if proc.returncode != 0:
         raise Failure("legal --micropython exit %d: %s" % (proc.returncode,
@@ -238,7 +238,7 @@ def legal_micropython(lines, heap="230K"):
 # -- board.json ---------------------------------------------------------------------------------------
 def board_inputs(rng):
     """A board.json text: the real one with fields changed, removed, retyped, or its text mangled."""
-    with open(os.path.join(ROOT, "hardware", "board.json"), "rb") as f:
+    with open(os.path.join(REPO_ROOT, "hardware", "board.json"), "rb") as f:
         raw = f.read()
     if rng.random() < 0.25:
         return mutate_text(rng, raw)

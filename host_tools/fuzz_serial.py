@@ -21,8 +21,8 @@ import tempfile
 from firmware.board.zonemap import ZONES, zone_name
 from host_tools import mpytree
 from host_tools.positions import generate as random_positions, to_board
+from host_tools import REPO_ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VARIANTS = ("short", "long", "persian", "jacquet", "matador", "backgammon")
 OPTIONS = {"short": [("scoring", ("tric-trac", "backgammon")), ("cube", ("off", "on"))],
            "long": [("opening", ("rethrow", "use_opening_dice")),
@@ -377,7 +377,7 @@ def run_stream(stream, micropython=True, heap=mpytree.HEAP, timeout=3600):
     else:
         cmd = [sys.executable, "-m", "firmware.main", "--sim", "--virtual-time"]
         env = dict(os.environ)
-        cwd = ROOT
+        cwd = REPO_ROOT
     with tempfile.TemporaryFile() as fin:
         fin.write(stream)
         fin.seek(0)

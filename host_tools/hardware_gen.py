@@ -8,10 +8,10 @@ import os
 import re
 
 from host_tools import magnetics
+from host_tools import REPO_ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DESCRIPTION = os.path.join(ROOT, "hardware", "board.json")
-OUT_DIR = os.path.join(ROOT, "hardware", "generated")
+DESCRIPTION = os.path.join(REPO_ROOT, "hardware", "board.json")
+OUT_DIR = os.path.join(REPO_ROOT, "hardware", "generated")
 FRONT_ENDS = ("digital", "analog")
 
 # Raspberry Pi Pico header: GPIO number -> physical pin (pico datasheet pinout)
@@ -369,7 +369,7 @@ def schematic(desc):
         path = os.path.join(tmp, "board.json")
         with open(path, "w") as f:
             json.dump(desc, f)
-        env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        env = dict(os.environ, PYTHONPATH=REPO_ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
         proc = subprocess.run([sys.executable, "-m", "host_tools.schematic", path], cwd=tmp,
                               env=env, capture_output=True, text=True, timeout=600)
     if proc.returncode == MISSING:

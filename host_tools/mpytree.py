@@ -7,8 +7,8 @@ import subprocess
 import sys
 
 from host_tools.cmd_deploy import mpy_cross_command, source_name
+from host_tools import REPO_ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TREE = os.path.join("build", "mpy")
 HEAP = "230K"
 
@@ -35,7 +35,7 @@ def _compile(src, out, name, root):
     os.replace(tmp, out)
 
 
-def build(root=ROOT, tree=TREE):
+def build(root=REPO_ROOT, tree=TREE):
     """Compile every module of firmware/ that changed into ``root/tree``; returns the tree's
     path (with hardware/ beside the firmware, as on the board)."""
     out = os.path.join(root, tree)

@@ -7,9 +7,9 @@ report their ``--json`` prints, so the tables in the docs are what the commands 
 
 import datetime
 import os
+from host_tools import REPO_ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PERF_MD = os.path.join(ROOT, "docs", "perf.md")
+PERF_MD = os.path.join(REPO_ROOT, "docs", "perf.md")
 
 
 def markers(name):

@@ -14,8 +14,8 @@ import operator
 import os
 import sys
 import types
+from host_tools import REPO_ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LO = -(1 << 30)
 HI = (1 << 30) - 1
 MPZ_BYTES = 32
@@ -95,7 +95,7 @@ class _Route(ast.NodeTransformer):
 def load_movegen(source=None):
     """firmware.rules.movegen (or ``source``, another version's text of it) with every integer
     operation counted into TALLY."""
-    path = os.path.join(ROOT, "firmware", "rules", "movegen.py")
+    path = os.path.join(REPO_ROOT, "firmware", "rules", "movegen.py")
     if source is None:
         with open(path) as f:
             source = f.read()
@@ -104,8 +104,8 @@ def load_movegen(source=None):
     mod = types.ModuleType("firmware.rules.movegen_audited")
     mod.__file__ = path
     mod.__dict__.update(_bin=_bin, _un=_un, _ops=operator)
-    if ROOT not in sys.path:
-        sys.path.insert(0, ROOT)
+    if REPO_ROOT not in sys.path:
+        sys.path.insert(0, REPO_ROOT)
     exec(compile(tree, path, "exec"), mod.__dict__)
     return mod
 

@@ -22,9 +22,9 @@ import os
 import subprocess
 import sys
 import tempfile
+from host_tools import REPO_ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-REQUIREMENTS = os.path.join(ROOT, "requirements", "rp2-stubs.txt")
+REQUIREMENTS = os.path.join(REPO_ROOT, "requirements", "rp2-stubs.txt")
 STAND_INS = ("machine", "rp2", "neopixel")
 
 _MYPY_INI = """[mypy]
@@ -53,12 +53,12 @@ ignore_missing_imports = True
 
 def stubs_dir(install=True):
     """The folder holding the rp2 stubs (installed there with pip on first use)."""
-    for d in (os.path.join(ROOT, ".venv", "rp2-stubs"), os.path.join(ROOT, "build", "rp2-stubs")):
+    for d in (os.path.join(REPO_ROOT, ".venv", "rp2-stubs"), os.path.join(REPO_ROOT, "build", "rp2-stubs")):
         if os.path.exists(os.path.join(d, "machine.pyi")):
             return d
     if not install:
         return None
-    d = os.path.join(ROOT, "build", "rp2-stubs")
+    d = os.path.join(REPO_ROOT, "build", "rp2-stubs")
     subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--disable-pip-version-check",
                     "--target", d, "-r", REQUIREMENTS], check=True)
     return d
@@ -76,8 +76,8 @@ def stub_modules(stubs):
 
 
 def firmware_files():
-    out = [os.path.join(ROOT, "boot.py")]
-    for folder, dirs, files in os.walk(os.path.join(ROOT, "firmware")):
+    out = [os.path.join(REPO_ROOT, "boot.py")]
+    for folder, dirs, files in os.walk(os.path.join(REPO_ROOT, "firmware")):
         dirs[:] = sorted(d for d in dirs if d not in ("sim", "__pycache__"))
         out += [os.path.join(folder, f) for f in sorted(files) if f.endswith(".py")]
     return out
@@ -88,10 +88,10 @@ def run_mypy(stubs):
     with tempfile.TemporaryDirectory() as tmp:
         ini = os.path.join(tmp, "mypy.ini")
         with open(ini, "w") as f:
-            f.write(_MYPY_INI % {"stubs": stubs, "cache": os.path.join(ROOT, "build", "mypy-rp2"),
+            f.write(_MYPY_INI % {"stubs": stubs, "cache": os.path.join(REPO_ROOT, "build", "mypy-rp2"),
                                  "stub_modules": ",".join(stub_modules(stubs))})
         done = subprocess.run([sys.executable, "-m", "mypy", "--config-file", ini]
-                              + firmware_files(), cwd=ROOT, capture_output=True, text=True)
+                              + firmware_files(), cwd=REPO_ROOT, capture_output=True, text=True)
     return done.returncode, done.stdout + done.stderr
 
 
@@ -147,7 +147,7 @@ def _stub_source(stubs, name):
 
 def drift(stubs, sim_dir=None):
     """Every way the stand-ins offer more than the real modules: a list of sentences."""
-    sim_dir = sim_dir or os.path.join(ROOT, "firmware", "sim")
+    sim_dir = sim_dir or os.path.join(REPO_ROOT, "firmware", "sim")
     found = []
     for name in STAND_INS:
         real = _signatures(ast.parse(_stub_source(stubs, name)))

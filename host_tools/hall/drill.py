@@ -29,9 +29,9 @@ from host_tools.hall.broker import Broker, free_port
 from host_tools.hall.room import Room
 from host_tools.hall.station import Station
 from host_tools.hall.store import Store
+from host_tools import REPO_ROOT
 
 VARIANTS = ("short", "long", "persian", "jacquet", "matador", "backgammon")
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FORGER = "forger"       # an admitted board id used by nobody: a compromised board
 
 
@@ -104,7 +104,7 @@ class Drill:
                 VARIANTS[i % len(VARIANTS)], "--seed", str(self.seed), "--key", key,
                 "--speed", str(self.speed), "--out", out, "--wait-host",
                 "--flash", os.path.join(self.folder, "flash-" + name)],
-                cwd=REPO, stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
+                cwd=REPO_ROOT, stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
             info = json.loads(p.stdout.readline())
             self.boards.append((p, info, out))
             threading.Thread(target=self._watch, args=(i, p), daemon=True).start()
@@ -127,7 +127,7 @@ class Drill:
         b = self.bridges[k]
         b[0] = subprocess.Popen(_python() + ["-m", "host_tools", "hallbridge", "--quiet",
                                              self.room.path] + b[1],
-                                cwd=REPO, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+                                cwd=REPO_ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
 
     def stop(self):
         for b in self.bridges:

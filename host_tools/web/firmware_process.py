@@ -1,13 +1,12 @@
 """The unchanged firmware on the simulated hardware in a subprocess (CPython or MicroPython), as a line link."""
 
-import os
 import subprocess
 import sys
 import threading
 
 from host_tools.fakeboard import micropython_command
+from host_tools import REPO_ROOT
 
-REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MICROPYTHON_HEAP = "512K"
 
 
