@@ -4,7 +4,7 @@ import argparse
 import json
 import sys
 
-from host_tools import bench_rules, perf_docs, rp2040_estimate
+from host_tools.bench import bench_rules, perf_docs, rp2040_estimate
 
 
 def _table(rows, cols):

@@ -8,7 +8,7 @@ python -m host_tools benchboard [--quick] [--json] [--write-docs]
    (A lift only looks its destinations up: they are learnt ahead, one checker per idle scan,
    while the hands are free; that idle step is measured too.)
 2. RP2040: runs those under the real MicroPython unix port in callgrind with
-   host_tools/rp2040_estimate.py (net of the same script without the sensor change) and turns
+   host_tools/bench/rp2040_estimate.py (net of the same script without the sensor change) and turns
    instructions into milliseconds at 125 MHz; also counts garbage collections and flash writes
    during the change (both must be 0: no GC and no flash write while a checker is in the air).
 3. Adds what the hardware adds (scan period, release/press debounce, LED wire time) for the
@@ -25,7 +25,7 @@ import sys
 import tempfile
 import time
 
-from host_tools import perf_docs, rp2040_estimate
+from host_tools.bench import perf_docs, rp2040_estimate
 from host_tools import REPO_ROOT
 
 

@@ -3,7 +3,7 @@
     python -m host_tools benchboot [--root DIR] [--heap 230K] [--json]
 
 Compiles the firmware of ``--root`` (a checkout; default this one) to .mpy as it is deployed
-(host_tools.mpytree), starts it as ``firmware.main --sim --virtual-time`` does (the Runner: the
+(host_tools.device.mpytree), starts it as ``firmware.main --sim --virtual-time`` does (the Runner: the
 description checked, the simulated Hardware, the App and its session), collects, and prints
 what the boot left: the heap free, the largest free block (what one allocation can still get),
 the heap used, and the interned names (qstrs) the boot made. The simulator lives in the same heap
@@ -19,7 +19,7 @@ import re
 import subprocess
 import tempfile
 
-from host_tools import mpytree
+from host_tools.device import mpytree
 from host_tools import REPO_ROOT
 
 

@@ -3,7 +3,7 @@
 Usage: python -m host_tools benchdrivers [--iterations N] [--quick] [--only SUBSTRING] [--json] [--write-docs]
 
 Counts instructions of the firmware's own driver code in the MicroPython unix port under
-callgrind (host_tools/rp2040_estimate.py) and converts them to RP2040 time with its calibrated
+callgrind (host_tools/bench/rp2040_estimate.py) and converts them to RP2040 time with its calibrated
 k (cycles per instruction, with its range, 125 MHz). Each figure is (workload - setup) / N.
 Peripherals are replaced by the cheapest stand-ins that keep the driver code unchanged: a Python
 `readinto` for SPI and a lambda for the ADC (both cost more than the C calls they replace, so
@@ -26,8 +26,8 @@ import os
 import shutil
 import sys
 
-from host_tools import perf_docs, rp2040_estimate
-from host_tools.rp2040_estimate import K_CENTRAL as K_MID, K_HIGH, K_LOW, MHZ
+from host_tools.bench import perf_docs, rp2040_estimate
+from host_tools.bench.rp2040_estimate import K_CENTRAL as K_MID, K_HIGH, K_LOW, MHZ
 from host_tools import REPO_ROOT
 
 # Viper code: RP2040 cycles per x64 instruction, not covered by the estimator's k. One reference

@@ -2,14 +2,14 @@
 
     python -m host_tools benchheap [--rev GIT_REV] [--json]
 
-For the worst-case positions (host_tools.bench_rules.WORST) with their own roll and with every
+For the worst-case positions (host_tools.bench.bench_rules.WORST) with their own roll and with every
 double, it measures the three things the board does with a roll: settling it (``Turn()``), the
 step query for every source (``targets``), and counting its plays (``count_plays``):
 
 * unix-port heap: bytes allocated (``gc.mem_alloc()`` with the collector off) under the
   MicroPython unix port, the firmware's rules core as .py files;
 * RP2040 heap ints: integer operations that would allocate on the board, whose small ints have
-  31 bits where the unix port's have 63 (host_tools.smallint_audit), and their bytes at about 32
+  31 bits where the unix port's have 63 (host_tools.bench.smallint_audit), and their bytes at about 32
   each.
 
 ``--rev`` measures another version of firmware/rules/movegen.py (e.g. the one before a change),
@@ -23,8 +23,9 @@ import shutil
 import subprocess
 import tempfile
 
-from host_tools import mpytree, smallint_audit
-from host_tools.bench_rules import WORST, worst_position
+from host_tools.device import mpytree
+from host_tools.bench import smallint_audit
+from host_tools.bench.bench_rules import WORST, worst_position
 from host_tools import REPO_ROOT
 
 

@@ -3,7 +3,7 @@
     python -m host_tools benchtrust [--json] [--quick]
 
 Each workload runs under the MicroPython unix port with the firmware compiled to .mpy, counted by
-valgrind and converted with the project's RP2040 estimator (host_tools/rp2040_estimate.py), net
+valgrind and converted with the project's RP2040 estimator (host_tools/bench/rp2040_estimate.py), net
 of its set-up:
 
 * seal one line: the HMAC-SHA256 of a typical turn line (``identity.Mac.hex``, the journal's
@@ -39,7 +39,7 @@ import os
 import sys
 import tempfile
 
-from host_tools import rp2040_estimate as est
+from host_tools.bench import rp2040_estimate as est
 from host_tools import REPO_ROOT
 
 

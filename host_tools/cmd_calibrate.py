@@ -16,7 +16,7 @@ import json
 import sys
 
 from firmware.board.zonemap import ZONES, zone_name
-from host_tools.serial_link import find_board_ports
+from host_tools.device.serial_link import find_board_ports
 
 SAMPLES = 16
 ZONE_NAMES = [zone_name(z) for z in range(ZONES)]

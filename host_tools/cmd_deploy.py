@@ -16,7 +16,7 @@ import os
 import subprocess
 import sys
 
-from host_tools.serial_link import find_board_ports
+from host_tools.device.serial_link import find_board_ports
 from host_tools import REPO_ROOT
 
 BUILD_DIR = os.path.join("build", "deploy")
@@ -270,7 +270,7 @@ def write_file(transport, item, progress):
 
 def _locked(transport):
     """Whether the firmware on the port says it is locked (it answers ``identity``)."""
-    from host_tools.serial_link import exchange
+    from host_tools.device.serial_link import exchange
     try:
         answer = exchange(transport.serial, "identity", timeout=3)
     except (OSError, AttributeError):

@@ -27,12 +27,12 @@ import argparse
 import json
 import sys
 
-from host_tools.director import BoardClient, Director, DirectorError
+from host_tools.records.director import BoardClient, Director, DirectorError
 
 
 def _board(port):
     import serial
-    from host_tools.serial_link import BAUD, exchange
+    from host_tools.device.serial_link import BAUD, exchange
     ser = serial.serial_for_url(port, baudrate=BAUD, timeout=0.2)
     return ser, BoardClient(lambda line: exchange(ser, line))
 
@@ -111,7 +111,7 @@ def _public(a):
 
 
 def _verify(a):
-    from host_tools.export import ExportError, Keyring, default_keyring, load_records, verify
+    from host_tools.records.export import ExportError, Keyring, default_keyring, load_records, verify
     try:
         keyring = Keyring.from_file(a.keys) if a.keys else default_keyring()
     except ExportError as exc:

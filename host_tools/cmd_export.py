@@ -18,7 +18,7 @@ Exit status 0 when written, 1 when a record is refused or cannot be read, 2 for 
 import argparse
 import sys
 
-from host_tools.export import ExportError, Keyring, NAMES, default_keyring, export, load_records
+from host_tools.records.export import ExportError, Keyring, NAMES, default_keyring, export, load_records
 
 
 def main(argv):

@@ -31,7 +31,7 @@ def main(argv):
     except RoomError as exc:
         print(exc, file=sys.stderr)
         return 2
-    from host_tools.serial_link import SerialLink, find_board_ports
+    from host_tools.device.serial_link import SerialLink, find_board_ports
     note = (lambda text: None) if args.quiet else (lambda text: print(text, flush=True))
     if not args.ports and not args.auto:
         ap.error("name the boards' ports, or --auto")

@@ -1,7 +1,7 @@
 """Regenerate hardware/generated/ (BOM, wiring, power budget, SKiDL netlist) and board.json's stacked-magnet model.
 
 board.json is checked first against hardware/board.schema.json and the firmware's own range
-checks (host_tools/board_schema.py): a problem, named by its field, stops the command.
+checks (host_tools/boarddesign/board_schema.py): a problem, named by its field, stops the command.
 
 Usage: python -m host_tools hardware [--check]   (--check: exit 1 if a generated file or the
 derived analog.stack line of board.json is stale, or the netlist's electrical rules check finds
@@ -10,7 +10,7 @@ an error)
 
 import sys
 
-from host_tools import board_schema, hardware_gen
+from host_tools.boarddesign import board_schema, hardware_gen
 
 
 def main(argv):

@@ -10,7 +10,7 @@ import sys
 import threading
 import time
 
-from host_tools.serial_link import SerialLink, find_board_ports
+from host_tools.device.serial_link import SerialLink, find_board_ports
 
 SIDES = ("White", "Black")
 

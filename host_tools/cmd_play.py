@@ -5,7 +5,7 @@ on CPython, or under the real MicroPython unix port with --micropython, and a pa
 shows the board: move the checkers with the mouse, press the players' buttons, watch the LEDs.
 With a board attached over USB, the same page watches it live (a spectator view), read-only;
 with --keys DIRECTOR_KEYFILE the page acts on it as the tournament director: every command that
-changes the game is signed (host_tools/director.py) and the board records it as the director's.
+changes the game is signed (host_tools/records/director.py) and the board records it as the director's.
 """
 
 import argparse
@@ -16,8 +16,8 @@ import tempfile
 import threading
 import webbrowser
 
-from host_tools.director import Director, DirectorError
-from host_tools.serial_link import SerialLink, find_board_ports
+from host_tools.records.director import Director, DirectorError
+from host_tools.device.serial_link import SerialLink, find_board_ports
 from host_tools.web.firmware_process import FirmwareProcess
 from host_tools.web.hub import BoardHub
 from host_tools.web.server import BoardPageServer

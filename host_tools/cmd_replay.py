@@ -1,7 +1,7 @@
 """Replay .mat match files through the rules core: python -m host_tools replay [--json] FILE...
 
-Each file is parsed (host_tools.matfile) and every play is checked against the rules core
-(host_tools.replay, variant ``backgammon``). Without ``--json`` a summary line per file and one
+Each file is parsed (host_tools.records.matfile) and every play is checked against the rules core
+(host_tools.records.replay, variant ``backgammon``). Without ``--json`` a summary line per file and one
 line per rejected move; with ``--json`` one JSON object per file::
 
     {"file": ..., "games": 11, "moves": 604, "unknown": 0,
@@ -17,8 +17,8 @@ could not be parsed, 2 for bad arguments.
 import json
 import sys
 
-from host_tools import matfile
-from host_tools.replay import replay_match
+from host_tools.records import matfile
+from host_tools.records.replay import replay_match
 
 
 def _usage(out):

@@ -5,7 +5,7 @@ python -m host_tools sensing [--readings N] [--seed S] [--json]
 Each reading is one zone of a kind (a point in a quarter, a point at a quarter's edge, a bar, a
 tray) holding a random count 0..15 set out as people do (a row of 5, then stacked), with random
 stacks of either colour on the neighbouring slots. Every magnet, sensor and placement is drawn
-from board.json's analog.stack tolerances (host_tools/magnetics.py: fields of the drawn magnets
+from board.json's analog.stack tolerances (host_tools/boarddesign/magnetics.py: fields of the drawn magnets
 at their drawn heights and offsets, the neighbours' crosstalk, the sensor's gain, zero offset and
 noise); each sensor's gain was calibrated with one drawn checker, as a builder does. The slots
 are then read by the firmware's own classifier (AnalogScanner.classify, with the crosstalk the
@@ -18,7 +18,7 @@ import random
 import sys
 import time
 
-from host_tools import hardware_gen, magnetics
+from host_tools.boarddesign import hardware_gen, magnetics
 
 # kind: (neighbours along the row at the ends?, neighbours across)
 KINDS = {"point": 2, "edge point": 1, "bar": 0, "tray": 0}

@@ -96,7 +96,7 @@ class _Counted:
 def replay_case(data, name="<fuzz>"):
     """Parse and replay one file's bytes: ('error', why) or ('report', rolls, calls); raises
     Failure for anything else or for unbounded work."""
-    from host_tools import matfile, replay
+    from host_tools.records import matfile, replay
     base = replay.Turn
     replay.Turn = _Counted.make(base)
     _Counted.calls = 0
@@ -167,7 +167,7 @@ def replay_inputs(rng):
 # -- legal -------------------------------------------------------------------------------------------
 def legal_request(rng):
     """One request line (bytes), good or hostile."""
-    from host_tools.positions import generate
+    from host_tools.bench.positions import generate
     pick = rng.random()
     _, own, opp, dice = generate(1, seed=rng.randrange(10 ** 9))[0]
     points = [own[p] if own[p] else -opp[25 - p] for p in range(1, 25)]
@@ -357,7 +357,7 @@ def _mutate_json(rng, node):
 def export_inputs(rng):
     """(bytes of a record file, keyring) from the real match: its protocol log's text mangled,
     a record's fields retyped, or its lines edited and sealed again with the board's key."""
-    from host_tools.export import Keyring
+    from host_tools.records.export import Keyring
     recs = _base_records()
     keyring = Keyring(EXPORT_MASTER)
     how = rng.random()
@@ -403,7 +403,7 @@ def export_inputs(rng):
 def export_case(data, keyring, tmp):
     """Read and export one record file: ('refused', why) or ('written', notes); raises Failure for
     anything else (a traceback where the reader should get a reason)."""
-    from host_tools import export as ex
+    from host_tools.records import export as ex
     path = os.path.join(tmp, "records.json")
     with open(path, "wb") as f:
         f.write(data)

@@ -205,7 +205,7 @@ def run_micropython(turns=100, every=1, seed=0, masks=(0x01, 0xFF), heap="230K",
     """The same under the MicroPython unix port with a Pico-sized heap (one process)."""
     import subprocess
     import tempfile
-    from host_tools import mpytree
+    from host_tools.device import mpytree
     files, serial = make_game(turns)
     first = _first(every, seed, first)
     tree = mpytree.build()

@@ -19,8 +19,8 @@ import sys
 import tempfile
 
 from firmware.board.zonemap import ZONES, zone_name
-from host_tools import mpytree
-from host_tools.positions import generate as random_positions, to_board
+from host_tools.device import mpytree
+from host_tools.bench.positions import generate as random_positions, to_board
 from host_tools import REPO_ROOT
 
 VARIANTS = ("short", "long", "persian", "jacquet", "matador", "backgammon")

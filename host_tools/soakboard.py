@@ -133,8 +133,8 @@ class VirtualBoard:
         return out
 
     def record(self, serial=None):
-        """The game's record as the board's ``export`` streams it, assembled (host_tools.export)."""
-        from host_tools.export import assemble
+        """The game's record as the board's ``export`` streams it, assembled (host_tools.records.export)."""
+        from host_tools.records.export import assemble
         m = self.mark()
         r = self.cmd("export" if serial is None else "export %d" % serial)
         if r is None or r.get("t") != "ok":

@@ -119,7 +119,7 @@ class Player:
         """The finished game's record, as ``export`` reads it: every line sealed by the board, in
         order and complete, a replay through the rules, and with electronic dice every throw the
         committed seed's."""
-        from host_tools.export import ExportError, check_dice, replay_record, verify
+        from host_tools.records.export import ExportError, check_dice, replay_record, verify
         try:
             rec = self.vb.record()
             v = verify(rec)
@@ -486,7 +486,7 @@ def record_match(setup, match_to, seed, double=0.0, noise="none", mode="guide", 
     from host_tools.soakboard import VirtualBoard
     vb = VirtualBoard(setup.split()[0], fast=True)
     if provision is not None:                    # the board gets its key from this director
-        from host_tools.director import BoardClient, Director
+        from host_tools.records.director import BoardClient, Director
 
         def send(line):
             m = vb.mark()

@@ -1,7 +1,7 @@
 """A real board's stand-in for the live view's tests: the firmware on the simulated hardware (CPython,
 ``host_tools.web.firmware_process``) behind a pseudo-terminal, so that ``play --port``, ``director
 --port`` and pyserial open it as they would a board's USB serial port. Faster than
-``host_tools.fakeboard`` (no deploy, no MicroPython) and, like a board whose host is not reading,
+``host_tools.device.fakeboard`` (no deploy, no MicroPython) and, like a board whose host is not reading,
 it drops what it writes while nobody has the port open instead of stalling."""
 
 import errno

@@ -10,7 +10,7 @@ import pytest
 
 from firmware.drivers import board_config
 from firmware.drivers.board_check import check
-from host_tools import board_schema
+from host_tools.boarddesign import board_schema
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 with open(os.path.join(ROOT, "hardware", "board.json")) as _f:

@@ -86,7 +86,7 @@ def test_a_reserve_running_out_loses_the_match_and_the_record_says_so(vb):
     over = vb.since(m, ev="game_over")[0]
     assert over["winner"] == 0 and over["points"] == 3 and over["how"] == "time"
     assert over["match_over"] and vb.session.phase == "match_over"
-    from host_tools.export import export, replay_record
+    from host_tools.records.export import export, replay_record
     rec = vb.record()
     assert [e["k"] for e in vb.events()][-2:] == ["time", "end"]
     g = replay_record(rec)

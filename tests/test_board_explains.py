@@ -11,7 +11,7 @@ from firmware.drivers.leds import _PIP_RUNS
 from firmware.rules import get_rules
 from firmware.rules.game import Game, GameError
 from firmware.rules.position import Position
-from host_tools import export as ex
+from host_tools.records import export as ex
 from host_tools.soakboard import VirtualBoard
 from test_board_scenarios import play_text, zone
 

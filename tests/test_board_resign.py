@@ -4,7 +4,7 @@ accepted by the opponent's button or refused with MENU; journaled, exported, res
 
 import pytest
 
-from host_tools.export import export
+from host_tools.records.export import export
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ import pytest
 
 from host_tools.soakboard import VirtualBoard
 from firmware.board.tracker import SETTLED, HANDS, ILLEGAL, MISMATCH
-from host_tools import export as ex
+from host_tools.records import export as ex
 from firmware.rules.position import Position
 
 

@@ -16,7 +16,7 @@ from host_tools.cmd_calibrate import ZONE_NAMES, baseline_bytes, calibrate, thre
 from host_tools.cmd_deploy import deploy
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-# The stand-in board's simulated world (host_tools/fakeboard.py), moved by the test's hand.
+# The stand-in board's simulated world (host_tools/device/fakeboard.py), moved by the test's hand.
 PLACE = """
 from firmware.sim import machine as _m
 from firmware.board.zonemap import ZONES

@@ -237,7 +237,7 @@ MP_SCALARS = (0, 1, L - 1, L, 2 ** 255 - 1)
 
 @pytest.mark.micropython
 def test_vectors_and_sha512_under_micropython(tmp_path):
-    from host_tools import mpytree
+    from host_tools.device import mpytree
     tree = mpytree.build()
     script = tmp_path / "ed.py"
     script.write_text(MP_SCRIPT.replace("LENGTHS", repr(SHA_LENGTHS)).replace(

@@ -30,7 +30,7 @@ def test_a_resealed_turn_that_says_other_than_its_replay_is_refused(field, value
     steps: export refuses it, naming the line."""
     import json
 
-    from host_tools import export as ex
+    from host_tools.records import export as ex
     rec = fuzz_files._base_records()[1]
     texts = [line.rsplit("|", 1)[0] for line in rec["lines"]]
     i = next(n for n, t in enumerate(texts) if '"k": "turn"' in t)

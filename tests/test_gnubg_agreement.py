@@ -1,4 +1,4 @@
-"""Agreement with GNU Backgammon: on generated backgammon positions (host_tools.positions) the set
+"""Agreement with GNU Backgammon: on generated backgammon positions (host_tools.bench.positions) the set
 of positions our Turn can reach equals the set gnubg's move generator reaches.
 
 gnubg is asked through its Python module (``find_best_moves``: one entry per distinct resulting
@@ -20,7 +20,7 @@ import pytest
 gnubg = pytest.importorskip("gnubg")
 
 from firmware.rules import get_rules, Position, Turn   # noqa: E402
-from host_tools import positions as P                  # noqa: E402
+from host_tools.bench import positions as P                  # noqa: E402
 
 GNUBG_CLI = shutil.which("gnubg") or "/usr/games/gnubg"
 RULES = get_rules("backgammon")

@@ -11,7 +11,7 @@ import pytest
 
 from firmware.board import hall_link
 from firmware.board.identity import OPEN_KEY, Mac
-from host_tools.export import ExportError, check_line
+from host_tools.records.export import ExportError, check_line
 from host_tools.hall.room import Room, RoomError, check_id
 from host_tools.soakboard import VirtualBoard
 

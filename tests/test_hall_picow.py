@@ -158,7 +158,7 @@ def test_a_pico_w_publishes_its_journal_with_umqtt_and_loses_nothing_when_the_br
     assert not [o for o in objs if o.get("t") == "err" and "internal" in o.get("msg", "")]
     state = [o for o in objs if o.get("t") == "hall"][-1]
     assert state["on"] and state["sent"] > 0 and state["fails"] >= 1, state
-    from host_tools.export import assemble
+    from host_tools.records.export import assemble
     record = assemble(objs[m:])[-1]
     game = station.boards[BOARD].games[record["serial"]]
     assert game.state == "complete" and game.authenticated

@@ -18,7 +18,7 @@ install()
 from firmware.board.zonemap import ZONES  # noqa: E402
 from firmware.drivers import board_config  # noqa: E402
 from firmware.sim import world as simworld  # noqa: E402
-from host_tools import hardware_gen  # noqa: E402
+from host_tools.boarddesign import hardware_gen  # noqa: E402
 
 DESC = hardware_gen.load()
 SPI0_SCK, SPI0_RX, SPI0_TX = {2, 6, 18, 22}, {0, 4, 16, 20}, {3, 7, 19}

@@ -94,8 +94,8 @@ def test_a_300_turn_game_exports_within_the_heap(tmp_path):
     """A 300-turn game on the simulated board's flash, exported by the firmware under MicroPython
     with a 230K heap: every line streamed, and the record verifies on the host."""
     import subprocess
-    from host_tools import export as ex
-    from host_tools import mpytree
+    from host_tools.records import export as ex
+    from host_tools.device import mpytree
     files, serial = fuzz_journal.make_game(turns=300)
     flash = tmp_path / "flash"
     fuzz_journal.write_files(files, str(flash / "data"))

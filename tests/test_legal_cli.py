@@ -11,7 +11,7 @@ import pytest
 
 from firmware.rules import get_rules, Position, Turn
 from firmware.rules.legal_cli import serve
-from host_tools import positions as P
+from host_tools.bench import positions as P
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

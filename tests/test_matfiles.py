@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from host_tools import matfile
-from host_tools.replay import replay_match
+from host_tools.records import matfile
+from host_tools.records.replay import replay_match
 
 REPO = Path(__file__).resolve().parent.parent
 GAMES = REPO / "tests" / "data" / "games"     # real match records; sources and licences in SOURCES.md

@@ -169,7 +169,8 @@ def test_a_fresh_environment_installs_it_and_plays(tmp_path):
 
 
 def test_play_says_what_the_micropython_mode_needs_when_it_is_missing(monkeypatch, capsys):
-    from host_tools import cmd_play, fakeboard
+    from host_tools import cmd_play
+    from host_tools.device import fakeboard
     monkeypatch.setattr(fakeboard.sys, "executable", "/nonexistent/bin/python")
     monkeypatch.setattr(fakeboard.shutil, "which", lambda name: None)
     assert cmd_play.main(["--micropython", "--no-browser", "--http-port", "0"]) == 1

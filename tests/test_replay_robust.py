@@ -8,7 +8,7 @@ import subprocess
 
 import pytest
 
-from host_tools import matfile, replay
+from host_tools.records import matfile, replay
 from host_tools.fuzz_files import replay_case
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -4,7 +4,7 @@ import os
 
 import pytest
 
-from host_tools import perf_docs, rp2040_estimate as est
+from host_tools.bench import perf_docs, rp2040_estimate as est
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

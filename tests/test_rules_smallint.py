@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from firmware.rules import get_rules
-from host_tools import smallint_audit
-from host_tools.bench_rules import WORST, worst_position
+from host_tools.bench import smallint_audit
+from host_tools.bench.bench_rules import WORST, worst_position
 from test_rules_properties import OPTIONS, VARIANTS, random_position
 
 MG = smallint_audit.load_movegen()

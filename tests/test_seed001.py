@@ -13,7 +13,7 @@ import pytest
 from firmware.rules import get_rules, Position, Turn
 from firmware.rules.lines import parse_lines
 from firmware.rules.notation import format_steps
-from host_tools.replay import realise_moves
+from host_tools.records.replay import realise_moves
 
 RULES = get_rules("short")
 W, B = 0, 1

@@ -12,7 +12,7 @@ from firmware.drivers import hardware  # noqa: E402
 from firmware.sim import world as simworld  # noqa: E402
 from firmware.sim.world import SimWorld  # noqa: E402
 from firmware.drivers import board_config  # noqa: E402
-from host_tools import magnetics  # noqa: E402
+from host_tools.boarddesign import magnetics  # noqa: E402
 
 
 def _board(seed):
@@ -84,7 +84,7 @@ def test_a_fourth_checker_on_a_stack_is_not_told_from_three():
 
 
 def hardware_gen_desc():
-    from host_tools import hardware_gen
+    from host_tools.boarddesign import hardware_gen
     return hardware_gen.load()
 
 

@@ -7,8 +7,8 @@ import json
 import pytest
 
 from host_tools import cmd_director, cmd_export
-from host_tools import export as ex
-from host_tools.director import Director
+from host_tools.records import export as ex
+from host_tools.records.director import Director
 from host_tools.soakplayer import record_match
 
 MASTER = bytes(range(32))
@@ -146,7 +146,7 @@ def test_the_firmware_signs_under_micropython(tmp_path, heap):
     signature holds under the public key (checked by the `cryptography` package). In the
     project's 230K stand-in heap (64-bit objects, and the simulator's world beside the firmware)
     the signer finds no room after a game: the export goes on unsigned and says why."""
-    from host_tools.director import BoardClient
+    from host_tools.records.director import BoardClient
     from test_trust import MicroBoard
     board = MicroBoard(str(tmp_path), heap)
     try:

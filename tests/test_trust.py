@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from host_tools import export as ex
-from host_tools.director import BoardClient, Director, DirectorError
+from host_tools.records import export as ex
+from host_tools.records.director import BoardClient, Director, DirectorError
 from host_tools.soakboard import VirtualBoard
 
 MASTER = bytes(range(32))
@@ -319,7 +319,7 @@ class MicroBoard:
     def __init__(self, flash, heap=None):
         import os
         import subprocess
-        from host_tools import mpytree
+        from host_tools.device import mpytree
         tree = mpytree.build()
         env = dict(os.environ, MICROPYPATH=".frozen")
         self.proc = subprocess.Popen(
@@ -387,7 +387,7 @@ def test_the_cheats_are_refused_under_micropython(tmp_path, director, keyring):
 
 @pytest.mark.micropython
 def test_a_locked_board_never_opens_its_repl_and_deploying_needs_the_director(fake_board, director):
-    """The firmware deployed on a board (the real unix port on a pty: host_tools/fakeboard.py):
+    """The firmware deployed on a board (the real unix port on a pty: host_tools/device/fakeboard.py):
     locked, Ctrl-C, raw-REPL entry and Ctrl-D reach no prompt and deploy refuses; unlocked by the
     director, deploy works again."""
     import io
@@ -395,7 +395,7 @@ def test_a_locked_board_never_opens_its_repl_and_deploying_needs_the_director(fa
     import time
     import serial
     from host_tools.cmd_deploy import DeployError, deploy
-    from host_tools.serial_link import exchange
+    from host_tools.device.serial_link import exchange
     repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     deploy(fake_board.port, root=repo, out=io.StringIO())        # and reset: the firmware runs
     with serial.Serial(fake_board.port, timeout=0.2) as ser:

@@ -25,7 +25,7 @@ def walkthrough():
 
 def test_the_walkthrough_is_the_documented_sequence():
     lines = walkthrough()
-    assert lines[0].startswith("python -m host_tools.fakeboard ")
+    assert lines[0].startswith("python -m host_tools.device.fakeboard ")
     steps = [shlex.split(x)[3] for x in lines[1:]]
     assert steps == ["deploy", "monitor", "deploy", "calibrate"]
     assert all(EXAMPLE_PORT in x for x in lines[1:])

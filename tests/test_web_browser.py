@@ -284,7 +284,7 @@ def test_a_whole_short_game_is_played_through_the_page(board_page):
     result.wait_for(state="visible")
     assert result.text_content().startswith("%s wins %d point" % (("White", "Black")[end["winner"]], end["points"]))
     assert any(text.startswith("dice seed revealed: ") for text in listed)
-    from host_tools.export import check_dice
+    from host_tools.records.export import check_dice
     assert check_dice(page.evaluate("nardy.state.record.events")) is None    # every throw the seed's
     os.makedirs(ARTIFACTS, exist_ok=True)
     page.screenshot(path=os.path.join(ARTIFACTS, "virtual-board-game-over.png"))

@@ -8,7 +8,7 @@ import pytest
 
 from firmware.board.zonemap import ZoneMap
 from firmware.rules import Position, Turn, get_rules
-from host_tools import export as ex
+from host_tools.records import export as ex
 from host_tools.web import fairness, words
 from test_export import GNUBG, _gnubg
 from test_web_browser import (ARTIFACTS, board_page, browser, play_game,  # noqa: F401 (fixtures)

@@ -15,10 +15,10 @@ import pytest
 from firmware.board.director import signature
 from firmware.board.identity import MAC_HEX, Mac
 from host_tools import cmd_director
-from host_tools import export as ex
+from host_tools.records import export as ex
 from host_tools.cmd_play import start_hub
-from host_tools.director import Director, DirectorError
-from host_tools.serial_link import SerialLink
+from host_tools.records.director import Director, DirectorError
+from host_tools.device.serial_link import SerialLink
 from host_tools.web.actions import LIVE_READ_ONLY, REAL_HANDS
 from host_tools.web.server import BoardPageServer
 from host_tools.web.words import record_lines

@@ -10,8 +10,8 @@ import pytest
 from firmware.board.zonemap import ZONES, ZoneMap
 from firmware.rules import Position, Turn, get_rules
 from rulesutil import reachable
-from host_tools.fakeboard import FakeBoard
-from host_tools.serial_link import SerialLink
+from host_tools.device.fakeboard import FakeBoard
+from host_tools.device.serial_link import SerialLink
 from host_tools.web.checkers import VirtualCheckers, stacks_of_position
 from host_tools.web.firmware_process import FirmwareProcess
 from host_tools.web.hub import BoardHub

@@ -7,7 +7,7 @@ from hypothesis import given, settings, strategies as st
 
 from firmware.rules import get_rules
 from firmware.rules.notation import format_steps
-from host_tools import export as ex
+from host_tools.records import export as ex
 from host_tools.web import fairness, words
 from host_tools.web.gameview import GameView
 from test_export import play_match

@@ -27,14 +27,14 @@ _NONCE_MS = const(120000)
 
 def signature(mac, board_id, nonce, command):
     """The MAC (an ``identity.Mac`` under the board's key) a director's ``command`` must carry
-    for ``nonce``; the director's tools compute the same (host_tools/director.py)."""
+    for ``nonce``; the director's tools compute the same (host_tools/records/director.py)."""
     return mac.hex("dir|", board_id, "|", nonce, "|", command)
 
 
 def signed_text(board_id, serial, count, digest):
     """What the board signs (Ed25519) for an ended game's record: its board, serial, number of
     lines and the SHA-256 (hex) of its lines, each with its seal and a newline, in order; the
-    host's ``export`` checks the same (host_tools/export.py)."""
+    host's ``export`` checks the same (host_tools/records/export.py)."""
     return "nardy-sig/1|%s|%d|%d|%s" % (board_id, serial, count, digest)
 
 

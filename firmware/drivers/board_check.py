@@ -4,7 +4,7 @@ names the field (``sensing.scan_ms must be a whole number from 1 to 1000, got 0`
 
 Runs on the board (MicroPython) as on the host; board_config imports it for the check, turns its
 ValueError into a BoardConfigError naming the file, and lets it go afterwards (RAM). The host adds
-a full JSON Schema check (host_tools/board_schema.py).
+a full JSON Schema check (host_tools/boarddesign/board_schema.py).
 """
 
 from firmware.board.zonemap import ZONES

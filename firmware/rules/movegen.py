@@ -6,7 +6,7 @@ the mover (``mine[pip]``, ``opp[pip]`` = opposing checkers on the mover's pip), 
 an undo stack of small integers and bitmasks of the candidate source pips (occupied points
 and open landing points, the sources shifted down by the die to meet them), so a search
 allocates (almost) nothing per node. No mask ever reaches 2**30: the RP2040's small ints have
-31 bits, and a larger value is a heap object at every operation (``host_tools.smallint_audit``).
+31 bits, and a larger value is a heap object at every operation (``host_tools.bench.smallint_audit``).
 
 Legality (rules.md §2.2, D1): the candidate plays are all step sequences (prefixes included)
 whose final position passes the variant's whole-play rules (six-block); a legal play uses the

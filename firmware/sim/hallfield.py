@@ -1,7 +1,7 @@
 """The simulated linear Hall sensors' physics: stacked checker magnets, crosstalk, tolerances, noise.
 
 Each slot's reading is computed from what stands on it, as board.json's ``analog.stack`` model
-describes the board (host_tools/magnetics.py derives it): the on-axis field of every magnet of the
+describes the board (host_tools/boarddesign/magnetics.py derives it): the on-axis field of every magnet of the
 stack at its own height (closed form, with that magnet's remanence, thickness, seat depth and the
 thickness of the checkers under it), reduced by its lateral offset (``lateral_per_mm2``), plus
 the crosstalk of the neighbouring slots' stacks; times the sensor's gain, plus its zero offset,

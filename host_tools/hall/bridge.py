@@ -1,7 +1,7 @@
 """The bridge: a USB board's protocol lines carried into the hall, and the station's requests carried back.
 
 A board without Wi-Fi speaks the serial protocol (docs/protocol.md) to the computer it is
-plugged into; the bridge reads it there (``host_tools.serial_link``) and publishes what a Pico W
+plugged into; the bridge reads it there (``host_tools.device.serial_link``) and publishes what a Pico W
 publishes itself, on the same topics (``firmware.board.hall_link.route``): the board's sealed
 journal lines as they reach its flash, the tag of an exported game, its status and its events.
 It logs in to the broker as the board (user name and client id = the board's id, which the

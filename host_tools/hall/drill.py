@@ -336,7 +336,7 @@ class Drill:
 
 
 def _why(record, keyring):
-    from host_tools.export import ExportError, replay_record, verify
+    from host_tools.records.export import ExportError, replay_record, verify
     try:
         ending = json.loads(record["lines"][-1][:-33]).get("k")
         v = verify(record, keyring, partial=ending == "abandon")

@@ -1,7 +1,7 @@
 """A round's records and results, written for the director: .mat and SGF where gnubg reads the variant, the board's own record otherwise, and the results table.
 
 Each board's games of the round are grouped by match (a board plays one match after another);
-a match whose variant GNU Backgammon can read is written by ``host_tools.export.export`` (the
+a match whose variant GNU Backgammon can read is written by ``host_tools.records.export.export`` (the
 same verification and replay as the ``export`` command) as ``<board>-match<m>.mat`` and
 ``.sgf``; any other (long nardy, jacquet, matador, short nardy's tric-trac scoring) as
 ``<board>-match<m>.nardy.jsonl``, the records as the board exported them (nardy-record/2, one per
@@ -14,7 +14,7 @@ import io
 import json
 import os
 
-from host_tools.export import ExportError, export
+from host_tools.records.export import ExportError, export
 
 
 def export_round(station, round_, folder):

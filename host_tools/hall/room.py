@@ -2,7 +2,7 @@
 
 A room is a folder the director keeps (``python -m host_tools hall init DIR``):
 
-* ``keys.json``: the director's key file, ``{"master": hex}`` (``host_tools.export.Keyring``
+* ``keys.json``: the director's key file, ``{"master": hex}`` (``host_tools.records.export.Keyring``
   reads it): every board's key is derived from it (``identity.derive_key``), and so is every
   MQTT password of the hall (``password``), so nothing per board needs to be kept or handed out
   beyond what follows from the secret and the board's id;
@@ -17,7 +17,7 @@ import re
 import secrets
 
 from firmware.board.identity import Mac, derive_key
-from host_tools.export import Keyring
+from host_tools.records.export import Keyring
 
 STATION = "station"          # the director's station: reads every topic, writes want and view
 SPECTATOR = "spectator"      # spectators: read the views only

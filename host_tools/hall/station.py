@@ -2,7 +2,7 @@
 
 The station logs in to the broker as ``station`` and subscribes to every board's ``line``,
 ``tag``, ``status``, ``ev`` and ``conn`` (docs/hall.md). Each journal line is checked on arrival
-with ``host_tools.export.check_line`` under the board's key (derived from the director's secret;
+with ``host_tools.records.export.check_line`` under the board's key (derived from the director's secret;
 an unprovisioned board's open key is accepted and flagged): a line whose seal is not the
 board's, not of that game, or not a journal line is rejected and reported; a line whose number
 ``n`` the station already holds is a duplicate (counted, never stored twice); a different line
@@ -27,7 +27,7 @@ import time
 
 from firmware.board import hall_link
 from firmware.board.identity import OPEN_KEY, Mac, derive_key, key_id
-from host_tools.export import (ExportError, FORMAT, check_dice, check_line, replay_record,
+from host_tools.records.export import (ExportError, FORMAT, check_dice, check_line, replay_record,
                                verify)
 from host_tools.hall import mqtt, views
 from host_tools.hall.room import STATION
@@ -77,7 +77,7 @@ class Game:
         return "%s|%d|" % (self.board, self.serial)
 
     def record(self):
-        """The record as the board's export would give it (host_tools.export's form)."""
+        """The record as the board's export would give it (host_tools.records.export's form)."""
         lines = [self.lines[n] for n in range(self.next)]
         t = self.tag or {}
         return {"format": FORMAT, "board": self.board, "serial": self.serial, "key": self.kid,

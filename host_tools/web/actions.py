@@ -67,7 +67,7 @@ def director_line(action, director=None, challenge=None):
     no ``--keys``) every act is refused. With it, a read (``READS``) goes as it is; a command that
     changes the game is signed: ``challenge()`` asks the board for a fresh one (a dict with
     ``board`` and ``nonce``, or Refused), and the line is ``dir <mac> <command>`` with
-    ``director.sign`` (host_tools/director.py), so that the board takes it while locked and
+    ``director.sign`` (host_tools/records/director.py), so that the board takes it while locked and
     records it as the director's. The simulated hands and buttons never reach a real board."""
     if director is None:
         raise Refused(LIVE_READ_ONLY)

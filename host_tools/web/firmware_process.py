@@ -4,7 +4,7 @@ import subprocess
 import sys
 import threading
 
-from host_tools.fakeboard import micropython_command
+from host_tools.device.fakeboard import micropython_command
 from host_tools import REPO_ROOT
 
 MICROPYTHON_HEAP = "512K"

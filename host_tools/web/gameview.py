@@ -1,6 +1,6 @@
 """The game as the page tells it beside the board: status line, notice, result, cube, pips, score, the record in words, the match's records."""
 
-from host_tools.export import ExportError, replay_record
+from host_tools.records.export import ExportError, replay_record
 from host_tools.web import words
 
 

@@ -7,8 +7,8 @@ import threading
 import time
 
 from host_tools.web import words
-from host_tools.director import BoardClient, DirectorError
-from host_tools.export import assemble
+from host_tools.records.director import BoardClient, DirectorError
+from host_tools.records.export import assemble
 from host_tools.web.actions import Refused, command_line, protocol_line
 from host_tools.web.checkers import VirtualCheckers, stacks_of_position
 from host_tools.web.gameview import GameView
@@ -54,7 +54,7 @@ class BoardHub:
     def __init__(self, link, director=None):
         self.link = link
         self.mode = "sim" if link.kind == "sim" else "live"
-        # the tournament director (host_tools.director.Director, from ``play --keys``): the page
+        # the tournament director (host_tools.records.director.Director, from ``play --keys``): the page
         # then acts on a real board with signed commands; without it, the live view only watches
         self.director = director if self.mode == "live" else None
         self.identity = None         # the board's, once check_director() has seen it
@@ -233,7 +233,7 @@ class BoardHub:
 
     # -- lines from the board ---------------------------------------------------------------------------
     def _record_part(self, msg):
-        """A line of a streamed record; the whole record (``host_tools.export.assemble``, with
+        """A line of a streamed record; the whole record (``host_tools.records.export.assemble``, with
         its ``events``) once its end has come, else None."""
         if msg.get("t") == "record":
             self._parts = [msg]

@@ -5,7 +5,7 @@ import os
 import queue
 from urllib.parse import urlsplit
 
-from host_tools.export import ExportError, export
+from host_tools.records.export import ExportError, export
 from host_tools.web.fairness import self_test
 from host_tools.web.firmware_process import REPO_ROOT
 from host_tools.web.guard import Denied
@@ -100,7 +100,7 @@ class _Handler(PageHandler):
             self.server.streams.release()
 
     def _export(self):
-        """The match's records as gnubg's .mat or SGF (host_tools/export.py), or its reason why not."""
+        """The match's records as gnubg's .mat or SGF (host_tools/records/export.py), or its reason why not."""
         try:
             fmt = (self._query().get("format") or ["mat"])[0]
         except Denied as exc:

@@ -4,7 +4,7 @@ Positions: the opening position's 21 rolls and the worst cases for full-turn gen
 by search and confirmed by GNU Backgammon). For each: how many distinct plays, the time to settle
 a roll (``Turn()``: the number of dice a play must use), to enumerate every play, and to answer
 the step query for every source pip (what the LEDs need when a checker is lifted). Under the
-MicroPython unix port, ``host_tools.rp2040_estimate`` gives the instruction count, the RP2040
+MicroPython unix port, ``host_tools.bench.rp2040_estimate`` gives the instruction count, the RP2040
 time estimate and the smallest heap the workload runs in.
 """
 
@@ -18,7 +18,7 @@ from host_tools import REPO_ROOT
 sys.path.insert(0, REPO_ROOT)
 
 from firmware.rules import Position, Turn, get_rules  # noqa: E402
-from host_tools import rp2040_estimate  # noqa: E402
+from host_tools.bench import rp2040_estimate  # noqa: E402
 
 # The worst cases: the roller's checkers (own pips), the opponent borne off ("opp=" empty)
 WORST = [

@@ -7,7 +7,7 @@ import json
 import os
 import re
 
-from host_tools import magnetics
+from host_tools.boarddesign import magnetics
 from host_tools import REPO_ROOT
 
 DESCRIPTION = os.path.join(REPO_ROOT, "hardware", "board.json")
@@ -348,7 +348,7 @@ class SchematicError(Exception):
     """The netlist could not be made, or its electrical rules check found errors."""
 
 
-MISSING = 3     # host_tools.schematic's exit status when SKiDL or the symbol libraries are missing
+MISSING = 3     # host_tools.boarddesign.schematic's exit status when SKiDL or the symbol libraries are missing
 
 
 _netlists: dict = {}
@@ -356,7 +356,7 @@ _netlists: dict = {}
 
 def schematic(desc):
     """SKiDL's netlist of the board and its ERC ({"netlist", "erc_errors", "erc_warnings",
-    "erc"}), made by ``python -m host_tools.schematic`` in a scratch folder (SKiDL writes logs
+    "erc"}), made by ``python -m host_tools.boarddesign.schematic`` in a scratch folder (SKiDL writes logs
     beside the script); cached per description. SchematicError when SKiDL or KiCad's symbol
     libraries are missing (scripts/system_deps.sh, requirements/test.txt) or the run fails."""
     import subprocess
@@ -370,12 +370,12 @@ def schematic(desc):
         with open(path, "w") as f:
             json.dump(desc, f)
         env = dict(os.environ, PYTHONPATH=REPO_ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
-        proc = subprocess.run([sys.executable, "-m", "host_tools.schematic", path], cwd=tmp,
+        proc = subprocess.run([sys.executable, "-m", "host_tools.boarddesign.schematic", path], cwd=tmp,
                               env=env, capture_output=True, text=True, timeout=600)
     if proc.returncode == MISSING:
         raise SchematicError(proc.stderr.strip())
     if proc.returncode != 0:
-        raise SchematicError("host_tools.schematic failed:\n" + proc.stderr[-2000:])
+        raise SchematicError("host_tools.boarddesign.schematic failed:\n" + proc.stderr[-2000:])
     out = json.loads(proc.stdout)
     _netlists[key] = out
     return out

@@ -15,7 +15,7 @@ What a unix process cannot do on its own is emulated here, the way a board does 
   deploy has put one there. So the deployed firmware starts at power-up as on a real board, with
   no checkers out and nobody pressing its buttons.
 
-Run standalone: `python -m host_tools.fakeboard FOLDER` prints the port and serves until Ctrl-C.
+Run standalone: `python -m host_tools.device.fakeboard FOLDER` prints the port and serves until Ctrl-C.
 """
 
 import fcntl
@@ -370,7 +370,7 @@ class FakeBoard:
 
 def main(argv=None):
     import argparse
-    p = argparse.ArgumentParser(prog="python -m host_tools.fakeboard",
+    p = argparse.ArgumentParser(prog="python -m host_tools.device.fakeboard",
                                 description="a MicroPython board on a pty, FOLDER as its flash")
     p.add_argument("folder")
     p.add_argument("--heap", default=HEAP,

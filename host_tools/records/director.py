@@ -58,7 +58,7 @@ class Director:
     def public_key(self, board_id):
         """The Ed25519 public key board ``board_id`` signs its ended games with (32 bytes):
         anyone checks those records with it and no secret (``director public``)."""
-        from host_tools.export import public_key
+        from host_tools.records.export import public_key
         return public_key(board_id, self.board_key(board_id))
 
     def sign(self, board_id, nonce, command):

@@ -5,7 +5,7 @@ one DRV5053 per slot into 74HC4067 sensor multiplexers, their outputs into a ban
 into ADC0, the WS2812B chain behind a 74AHCT125 and 330 ohm, the buttons, the buzzer, the
 decoupling and bulk capacitors. SKiDL's electrical rules check runs on it.
 
-Run as ``python -m host_tools.schematic`` (hardware_gen does, in a scratch folder, because SKiDL
+Run as ``python -m host_tools.boarddesign.schematic`` (hardware_gen does, in a scratch folder, because SKiDL
 writes its logs beside the script): prints one JSON object, {"netlist", "erc_errors",
 "erc_warnings", "erc"}. Symbols: Debian's kicad-symbols (KiCad 6) in /usr/share/kicad/symbols.
 """
@@ -50,7 +50,7 @@ def build(desc):
     skidl.empty_footprint_handler = lambda p: None    # PWR_FLAG has none, by design
     import builtins
     NC = builtins.NC                          # SKiDL's no-connect net (it puts it there)
-    from host_tools.hardware_gen import PICO_PIN, n_slots
+    from host_tools.boarddesign.hardware_gen import PICO_PIN, n_slots
 
     def part(lib, name, ref, value=None, footprint=None):
         p = Part(lib, name, ref=ref, footprint=footprint, tag=ref)   # tag: a stable timestamp
@@ -200,13 +200,13 @@ def run(desc):
     text = skidl.generate_netlist(file_=os.devnull)
     text = re.sub(r'\(date "[^"]*"\)', '(date "")', str(text))
     text = re.sub(r'\(tool "[^"]*"\)', '(tool "SKiDL")', text)
-    text = re.sub(r'\(source "[^"]*"\)', '(source "host_tools/schematic.py")', text)
+    text = re.sub(r'\(source "[^"]*"\)', '(source "host_tools/boarddesign/schematic.py")', text)
     return {"netlist": text, "erc_errors": errors, "erc_warnings": warnings,
             "erc": stream.getvalue()}
 
 
 def main():
-    from host_tools.hardware_gen import MISSING, load
+    from host_tools.boarddesign.hardware_gen import MISSING, load
     if not available():
         sys.stderr.write("SKiDL or KiCad's symbol libraries are missing: pip install skidl "
                          "(requirements/test.txt); apt-get install kicad-symbols "
@@ -218,5 +218,6 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    # run as a file: the folder holding host_tools/ is where its imports come from
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
     sys.exit(main())

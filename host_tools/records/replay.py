@@ -1,4 +1,4 @@
-"""Replays parsed match files (host_tools.matfile) through the rules core, move by move.
+"""Replays parsed match files (host_tools.records.matfile) through the rules core, move by move.
 
 Every roll's play is read as gnubg reads a .mat play (rules.md §8.4): the text gives checker
 movements in the mover's pips (``bar``/25, ``off``/0, ``*`` ignored, ``(n)`` counts, chains

