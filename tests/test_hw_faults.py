@@ -164,3 +164,38 @@ def test_a_failed_led_output_is_reported_and_the_game_goes_on(driver):
         assert faults(vb, m) == [("leds", True), ("leds", False)]
     finally:
         vb.close()
+
+
+class _Stall:
+    """A world for the simulated DMA: the strip's output failed or not."""
+    led_stall = False
+
+    def led_written(self, data):
+        pass
+
+
+@pytest.mark.parametrize("stuck, raises", [(False, False), (True, True)])
+def test_the_pio_strip_calls_a_stall_only_when_the_dma_is_still_busy(monkeypatch, stuck, raises):
+    # the strip's wait may look late (a busy host, an interrupt on the board): a frame that went
+    # out meanwhile is no stall, whatever the clock says; a DMA still busy past its time is one
+    from firmware.drivers import ws2812_pio
+    from firmware.sim import rp2
+    looks = [1000]
+
+    def clock():                                    # the time at each look
+        return looks.pop(0) if len(looks) > 1 else looks[0]
+
+    monkeypatch.setattr(ws2812_pio, "_ticks_us", clock)
+    strip = ws2812_pio.PioStrip(rp2, 0, 8)
+    strip.dma.world = world = _Stall()
+    strip.write()                                   # the first frame: nothing to wait for
+    world.led_stall = stuck
+    done = strip._done_at
+    looks[:] = [done - 10, done + 1000000]          # the frame's last microseconds, then the
+                                                    # next look comes a second late
+    if raises:
+        with pytest.raises(OSError):
+            strip.write()
+    else:
+        strip.write()
+        assert not strip.stalled

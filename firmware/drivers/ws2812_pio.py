@@ -63,8 +63,13 @@ class PioStrip:
         machine) is stopped and OSError raised, so the caller reports a fault instead of hanging."""
         done = self._done_at
         if done is not None:
-            while self.dma.active() or ticks_diff(done, _ticks_us()) > 0:
-                if ticks_diff(_ticks_us(), done) > _STALL_US:
+            while True:
+                late = ticks_diff(_ticks_us(), done)
+                busy = self.dma.active()         # after the time: still busy then is a stall,
+                if not busy:                     # however late this loop got to look
+                    if late >= 0:
+                        break                    # out, and latched
+                elif late > _STALL_US:
                     self.dma.active(0)
                     self._done_at = None
                     self.stalled = True
