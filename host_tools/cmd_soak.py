@@ -6,17 +6,18 @@ and unlit lifts (a lift that lit nothing although the checker had a legal step);
 them is not zero. The seed fixes every random choice, the board's fair dice included: each match
 is played on a fresh board from its own key (variant, seed, number), so two runs print the same
 figures and a failing match is printed with the command that plays it again alone (--game N).
+
+python -m host_tools soak --replay FILE... [--json] [--front-end F] plays every game of .mat files
+as recorded instead (host_tools.soakreplay): the same counters, plus the plays the board recorded
+otherwise than the file (differs) and games whose exported record differs from what was played.
 """
 
 import argparse
-import hashlib
 import json
 import random
 import sys
 import time
 
-SCAN_MS = 10       # the firmware scans every 5 ms on the board; 10 keeps every debounce honest
-PACE_MS = 50       # hurried hands: 50 ms per action (people take 250 ms or more)
 VARIANTS = ("short", "long", "persian", "jacquet", "matador", "backgammon")
 
 
@@ -24,10 +25,6 @@ def game_key(variant, seed, n):
     """What fixes game ``n`` (1, 2, ...) of a variant's run: the player's choices and the
     board's dice both come from it, so the game plays again alone from its number."""
     return "%s/%d/%d" % (variant, seed, n)
-
-
-def world_seed(key):
-    return int.from_bytes(hashlib.sha256(key.encode()).digest()[:4], "big")
 
 
 def replay_command(variant, seed, n, args):
@@ -49,7 +46,7 @@ def run(variant, games, seed, noise="high", match_to=1, log=None, fast=False, fr
     board logic alone, no sensor scan or debounce); ``front_end``: "digital" (presence only) or
     "analog" (stack levels), else board.json's. ``failed`` (a list) gets, for each match whose
     failure counters rose, {"variant", "game", "failures", "replay"}."""
-    from host_tools.soakboard import VirtualBoard
+    from host_tools.soakboard import PACE_MS, SCAN_MS, VirtualBoard, world_seed
     from host_tools.soakplayer import Player, Counters
     total = Counters()
     opts = {"noise": noise, "match_to": match_to, "fast": fast, "front_end": front_end}
@@ -94,7 +91,11 @@ def main(argv):
     ap.add_argument("--verbose", action="store_true", help="log what the board got wrong")
     ap.add_argument("--game", type=int, default=None,
                     help="play only this match of the run (what a failure prints)")
+    ap.add_argument("--replay", nargs="+", metavar="FILE",
+                    help="play every game of these .mat files as recorded (host_tools.soakreplay)")
     args = ap.parse_args(argv)
+    if args.replay:
+        return replay_main(args)
     variants = VARIANTS if args.variant == "all" else (args.variant,)
     for v in variants:
         if v not in VARIANTS:
@@ -137,3 +138,21 @@ def main(argv):
                 f["variant"], f["game"], args.seed,
                 ", ".join("%s %d" % kv for kv in sorted(f["failures"].items())), f["replay"]))
     return 1 if total.failures() else 0
+
+
+def replay_main(args):
+    """soak --replay: the recorded games through the hands; exit 1 on any failure counter,
+    a play recorded otherwise, an export that differs or a game that could not be played."""
+    from host_tools import soakreplay
+    log = (lambda msg: print("  " + msg, file=sys.stderr)) if args.verbose else None
+    t0 = time.time()
+    counters, reports = soakreplay.run(args.replay, args.seed, args.front_end, log)
+    if args.json:
+        out = counters.as_dict()
+        out["seconds"] = round(time.time() - t0, 1)
+        out["files"] = reports
+        print(json.dumps(out))
+    else:
+        soakreplay.text_report(counters, reports, sys.stdout)
+        print("in %.1f s" % (time.time() - t0))
+    return 1 if counters.failures() else 0

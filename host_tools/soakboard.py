@@ -5,6 +5,7 @@ and read back the protocol lines the firmware wrote. The clock is virtual: time 
 ``wait`` (the firmware ticks every 5 ms meanwhile), so every run is deterministic given its dice.
 """
 
+import hashlib
 import json
 import os
 import shutil
@@ -55,6 +56,15 @@ class QuickWorld(SimWorld):
             self._image = bytes(buf)
         else:
             buf[:] = img
+
+
+SCAN_MS = 10       # the soak's scan: the firmware scans every 5 ms on the board; 10 keeps every debounce honest
+PACE_MS = 50       # the soak's hurried hands: 50 ms per action (people take 250 ms or more)
+
+
+def world_seed(key):
+    """The simulated world's random bits for a soak's game key (its board's fair dice)."""
+    return int.from_bytes(hashlib.sha256(key.encode()).digest()[:4], "big")
 
 
 SETTLE_MS = 260         # a hand's action: longer than the debounce (20/40 ms) and than the zone

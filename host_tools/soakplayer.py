@@ -16,7 +16,7 @@ LIFT_LED_MS = 100     # a lift's destinations must be lit this long after the ha
 
 
 class Counters:
-    FIELDS = ("games", "turns", "desyncs", "rejected_legal", "accepted_illegal", "lost_turns",
+    FIELDS: tuple = ("games", "turns", "desyncs", "rejected_legal", "accepted_illegal", "lost_turns",
               "bad_records", "power_cuts", "illegal_tries", "mismatches", "sensor_blind",
               "fair_dice_games", "lifts", "unlit_lifts")
 

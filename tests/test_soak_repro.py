@@ -27,10 +27,10 @@ def test_each_game_plays_again_alone():
 
 def test_fair_dice_follow_the_seed():
     # the board's own dice come from the simulated world's random bits, seeded per game
-    from host_tools.soakboard import VirtualBoard
+    from host_tools.soakboard import VirtualBoard, world_seed
     rolls = []
     for _ in range(2):
-        vb = VirtualBoard("backgammon", seed=cmd_soak.world_seed("x/1/1"))
+        vb = VirtualBoard("backgammon", seed=world_seed("x/1/1"))
         try:
             vb.cmd("dice auto")
             vb.cmd("new backgammon")

@@ -142,7 +142,7 @@ def main(argv=None):
     ap.add_argument("--linger", type=float, default=3600.0,
                     help="seconds to go on serving the port after the games")
     args = ap.parse_args(argv)
-    from host_tools.cmd_soak import PACE_MS, SCAN_MS, world_seed
+    from host_tools.soakboard import PACE_MS, SCAN_MS, world_seed
     from host_tools.soakplayer import Counters, Player
     signal.signal(signal.SIGTERM, lambda *a: sys.exit(0))
     flash = args.flash or tempfile.mkdtemp(prefix="nardy-hallboard-")

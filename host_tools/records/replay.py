@@ -154,6 +154,7 @@ class GameReplay:
         self.over = False
         self.winner = None
         self.rolls = 0
+        self.steps = None       # the last accepted play as single-die steps (src, dst, die, hit)
         self.crawford = crawford_game(match, game, post_crawford)
 
     def act(self, action):
@@ -266,6 +267,7 @@ class GameReplay:
             return None, None, why
         steps = realise_moves(turn, movements)
         if steps is not None:
+            self.steps = steps
             # every step was offered by the Turn and the play is complete: legal by construction
             final = turn.position()
             if self.strict:
