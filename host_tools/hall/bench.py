@@ -10,7 +10,8 @@ event and a status, as a board does when a player presses; at the game's end its
 the board's tag. The moment a turn line is handed to the client is its commit time; the bench
 reads the spectators' page's event stream (the same one the page reads) and takes the moment
 the view that shows that turn arrives. ``gen`` runs a share of the boards in a process of its
-own (``python -m host_tools.hall.bench gen ...``) and prints every commit time as it goes.
+own (``python -m host_tools.hall.bench gen ...``) and prints every commit time (with the time
+the turn fell due) as it goes, then the turns that fell due but were never sent.
 """
 
 import argparse
@@ -98,8 +99,9 @@ class BenchBoard:
             self.client.publish(self.topic(hall_link.LINE), self._line(self.pos), qos=1)
             self.pos += 1
 
-    def turn(self):
-        """The next turn (and whatever comes before it); False once the game is over."""
+    def turn(self, due):
+        """The next turn (and whatever comes before it), due at time ``due``; False once the
+        game is over."""
         if self.pos >= len(self.lines):
             return False
         while self.pos < len(self.lines):
@@ -109,7 +111,7 @@ class BenchBoard:
                 t = time.time()
                 self.client.publish(self.topic(hall_link.LINE), line, qos=1)
                 with self.lock:
-                    self.out.write("%s\n" % json.dumps([self.board, 1, self.pos, t]))
+                    self.out.write("%s\n" % json.dumps([self.board, 1, self.pos, t, due]))
                 self.pos += 1
                 break
             self.client.publish(self.topic(hall_link.LINE), line, qos=1)
@@ -129,7 +131,9 @@ class BenchBoard:
 
 def generate(room, boards, records, interval, duration, out, seed=1):
     """Run ``boards`` (ids) for ``duration`` seconds, a turn each every ``interval`` seconds;
-    writes [board, serial, n, commit time] lines to ``out``."""
+    writes a [board, serial, n, commit time, due time] line to ``out`` for each turn, and at the
+    end {"missed": turns that fell due before the end but were not sent (the generator fell
+    behind), "unready": boards not connected yet when the play began}."""
     from host_tools.hall import mqtt
     rng = random.Random(seed)
     lock = threading.Lock()
@@ -138,6 +142,7 @@ def generate(room, boards, records, interval, duration, out, seed=1):
     deadline = time.time() + 60
     for b in bench:
         b.ready.wait(max(0.1, deadline - time.time()))
+    unready = sum(1 for b in bench if not b.ready.is_set())
     for b in bench:
         b.opening()
     start = time.time()
@@ -149,10 +154,17 @@ def generate(room, boards, records, interval, duration, out, seed=1):
         if due[i] > now:
             time.sleep(min(due[i] - now, end - now, 0.05))
             continue
-        if not bench[i].turn():
+        if not bench[i].turn(due[i]):
             due[i] = end + 1
             continue
         due[i] += interval
+    missed = 0
+    for i, b in enumerate(bench):
+        if due[i] < end and any(e.get("k") == "turn" for e in b.events[b.pos:]):
+            missed += min(int((end - due[i]) // interval) + 1,
+                          sum(1 for e in b.events[b.pos:] if e.get("k") == "turn"))
+    with lock:
+        out.write("%s\n" % json.dumps({"missed": missed, "unready": unready}))
     time.sleep(1.0)
     for b in bench:
         mqtt.close(b.client)
