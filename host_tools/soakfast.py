@@ -160,14 +160,10 @@ class FastWorld:
                 each(self.ticks_ms())
 
     def power_cut(self, after_bytes=None):
-        if after_bytes is None:
-            self.fs.dead = True
-        else:
-            self.fs.cut_after = after_bytes
+        self.fs.power_cut(after_bytes)
 
     def reboot(self, path=None, front_end=None):
-        self.fs.dead = False
-        self.fs.cut_after = None
+        self.fs.power_on()
         self.clicks = []
         self.dirty = True
         return FastHardware(self)

@@ -52,6 +52,17 @@ class SimFlash:
         self.dead = False
         self.bytes_written = 0
 
+    def power_cut(self, after_bytes=None):
+        """Cut the power now, or after ``after_bytes`` more bytes are written (a rename counts 1)."""
+        if after_bytes is None:
+            self.dead = True
+        else:
+            self.cut_after = after_bytes
+
+    def power_on(self):
+        self.dead = False
+        self.cut_after = None
+
     def host(self, path):
         return self.root + (path if path.startswith("/") else "/" + path)
 

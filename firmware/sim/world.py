@@ -433,16 +433,12 @@ class SimWorld:
     def power_cut(self, after_bytes=None):
         """Cut the power now, or after ``after_bytes`` more bytes reach the flash (a rename
         counts 1). Afterwards writes raise PowerCut and the strip is dark until reboot()."""
-        if after_bytes is None:
-            self.fs.dead = True
-        else:
-            self.fs.cut_after = after_bytes
+        self.fs.power_cut(after_bytes)
 
     def reboot(self, path=None, front_end=None):
         """Power back on: a fresh Hardware on the same flash, sensors and clock."""
         from firmware.drivers import hardware
-        self.fs.dead = False
-        self.fs.cut_after = None
+        self.fs.power_on()
         self.frame = None
         self.wdt_timeout = None
         self.wdt_fired = False
