@@ -32,3 +32,15 @@ def manual_board():
     yield make
     for board in boards:
         board.close()
+
+
+@pytest.fixture(scope="session")
+def mosquitto():
+    """Mosquitto's programs on this machine (the broker and its password tool), or the test is
+    skipped saying how to install them (scripts/system_deps.sh)."""
+    from host_tools.hall.broker import BrokerError, find
+    try:
+        find("mosquitto")
+        find("mosquitto_passwd")
+    except BrokerError as exc:
+        pytest.skip(str(exc))

@@ -11,18 +11,10 @@ import pytest
 from host_tools import cmd_deploy
 from host_tools.cmd_deploy import build_image, deploy
 from firmware.rules import get_rules
+from polling import wait_until
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MPY_HEADER = b"M\x06"          # .mpy format version 6 (MicroPython 1.19 and later)
-
-
-def wait_until(predicate, timeout=10.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return False
 
 
 def on_board(board, code):
@@ -70,7 +62,7 @@ def test_deploy_copies_the_image_then_only_what_changed(fake_board):
             assert f.read() == item.data, item.remote
     assert not any(name.endswith(".part") for _, _, files in os.walk(root) for name in files)
     assert "[%d/%d]" % (len(items), len(items)) in out.getvalue()
-    assert wait_until(lambda: fake_board.hard_resets == 1), "the board was not reset"
+    wait_until(lambda: fake_board.hard_resets == 1, what="the board's reset")
 
     # the bytecode runs on the board's MicroPython: the rules core answers as on CPython
     shown = on_board(fake_board, "import firmware.rules as r; print(r.get_rules('long').start_position())")
@@ -89,7 +81,7 @@ def test_deploy_copies_the_image_then_only_what_changed(fake_board):
     copied, removed = deploy(fake_board.port, root=REPO, out=io.StringIO())
     assert copied == ["/firmware/rules/game.mpy"] and removed == ["/firmware/stale.py"]
     assert not os.path.exists(root + "/firmware/stale.py")
-    assert wait_until(lambda: fake_board.hard_resets == 2)
+    wait_until(lambda: fake_board.hard_resets == 2, what="the board's second reset")
 
 
 def test_deploy_command_without_a_board_says_so(capsys):

@@ -16,15 +16,6 @@ from host_tools.hall.room import Room, RoomError, check_id
 from host_tools.soakboard import VirtualBoard
 
 
-def _mosquitto():
-    from host_tools.hall.broker import BrokerError, find
-    try:
-        find("mosquitto")
-        find("mosquitto_passwd")
-    except BrokerError as exc:
-        pytest.skip(str(exc))
-
-
 # -- the layout -----------------------------------------------------------------------------------
 ROUTES = [
     ("rl", None, ("line", 1, False)),
@@ -176,8 +167,7 @@ def test_the_acl_gives_every_board_its_own_topics_only():
 
 
 @pytest.fixture
-def hall(tmp_path):
-    _mosquitto()
+def hall(tmp_path, mosquitto):
     from host_tools.hall.broker import Broker, free_port
     room = Room.create(str(tmp_path / "room"), port=free_port(), boards=["b1", "b2"])
     reports = []
@@ -305,11 +295,10 @@ def test_the_stations_session_keeps_what_boards_publish_while_it_is_away(hall, t
         mqtt.close(b1)
 
 
-def test_a_short_drill_loses_nothing_and_rejects_every_forgery(tmp_path):
+def test_a_short_drill_loses_nothing_and_rejects_every_forgery(tmp_path, mosquitto):
     """Six simulated boards (every variant) through two bridges into one station while the
     broker restarts, a bridge dies and a compromised board forges lines (the long drill with 50
     boards is in test_hall_soak.py)."""
-    _mosquitto()
     from host_tools.hall import drill
     r = drill.run(boards=6, seed=2026, speed=10, bridges=2, timeout=240, folder=str(tmp_path))
     d = r.as_dict()

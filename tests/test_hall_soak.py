@@ -12,13 +12,7 @@ import pytest
 pytestmark = pytest.mark.soak
 
 
-def test_fifty_boards_lose_nothing_while_the_hall_breaks(tmp_path):
-    from host_tools.hall.broker import BrokerError, find
-    try:
-        find("mosquitto")
-        find("mosquitto_passwd")
-    except BrokerError as exc:
-        pytest.skip(str(exc))
+def test_fifty_boards_lose_nothing_while_the_hall_breaks(tmp_path, mosquitto):
     from host_tools.hall import drill
     seed = int(os.environ.get("NARDY_HALL_SEED", "2026"))
     r = drill.run(boards=50, seed=seed, speed=20, bridges=5, timeout=900, folder=str(tmp_path))

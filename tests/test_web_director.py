@@ -22,20 +22,11 @@ from host_tools.device.serial_link import SerialLink
 from host_tools.web.actions import LIVE_READ_ONLY, REAL_HANDS
 from host_tools.web.server import BoardPageServer
 from host_tools.web.words import record_lines
+from polling import wait_until
 from ptyboard import PtyBoard
 from test_web_server import Client, answer
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def wait_until(predicate, timeout=10.0, what="condition"):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.02)
-    raise AssertionError("timed out waiting for " + what)
 
 
 def director_cli(board, action, keyfile):

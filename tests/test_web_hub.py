@@ -2,13 +2,13 @@
 
 import json
 import os
-import time
 import urllib.request
 
 import pytest
 
 from firmware.board.zonemap import ZONES, ZoneMap
 from firmware.rules import Position, Turn, get_rules
+from polling import wait_until
 from rulesutil import reachable
 from host_tools.device.fakeboard import FakeBoard
 from host_tools.device.serial_link import SerialLink
@@ -18,16 +18,6 @@ from host_tools.web.hub import BoardHub
 from host_tools.web.server import BoardPageServer
 
 TARGET_COLOURS = (0x00C040, 0xFF8000)    # firmware/board/ledview.py: TARGET, HIT
-
-
-def wait_until(predicate, timeout=10.0, what="condition"):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.02)
-    raise AssertionError("timed out waiting for " + what)
 
 
 @pytest.fixture(params=[pytest.param(False, id="cpython"),
