@@ -9,7 +9,7 @@
                                       [--micropython] [--heap 230K] [--json]
 
 ``replay``, ``legal``, ``board`` and ``export`` run N seeded mutations of real inputs
-(host_tools.fuzz_files) through the match-file replay, the legal-move service (``--micropython``:
+(host_tools.fuzz.fuzz_files) through the match-file replay, the legal-move service (``--micropython``:
 every line also through ``legal --micropython``), the firmware's board.json loader and the
 record export (a match's protocol log mangled, its fields retyped, its lines edited and sealed
 again with the board's key, as an insider could): each must answer or refuse with a reason, in
@@ -19,11 +19,11 @@ bounded work (counted: rules-core calls per roll, one answer per line).
 can (every K-th byte of the game's file and of its header's copy XORed with 0x01 and with 0xFF,
 and every K-th truncation; the first of each K is ``--first`` or chosen by the seed, so K runs
 with ``--first`` 0 .. K-1 cover every case, on as many cores) and boots a board on each copy
-(host_tools.fuzz_journal): it must run, keep every line the damage did not touch and say when it
+(host_tools.fuzz.fuzz_journal): it must run, keep every line the damage did not touch and say when it
 lost one. ``--micropython`` boots the firmware under the MicroPython unix port in a Pico-sized
 heap.
 
-``serial`` feeds N seeded hostile lines (host_tools.fuzz_serial) to the firmware on the simulated
+``serial`` feeds N seeded hostile lines (host_tools.fuzz.fuzz_serial) to the firmware on the simulated
 board under the MicroPython unix port with a Pico-sized heap (``--cpython``: on CPython), one
 process per batch of B lines, and checks that it never crashes and that every command line gets
 exactly one ok/err. It prints the seed first and the figures at the end; a failing batch prints
@@ -37,7 +37,7 @@ import json
 import sys
 import time
 
-from host_tools import fuzz_serial
+from host_tools.fuzz import fuzz_serial
 
 
 def _serial(args):
@@ -128,7 +128,7 @@ def main(argv):
 
 
 def _journal(args):
-    from host_tools import fuzz_journal
+    from host_tools.fuzz import fuzz_journal
     where = "MicroPython -X heapsize=%s" % args.heap if args.micropython else "CPython"
     if args.every < 1 or args.first is not None and not 0 <= args.first < args.every:
         print("fuzz journal: --every is 1 or more, --first 0 .. every-1", file=sys.stderr)
@@ -158,7 +158,7 @@ def _journal(args):
 
 
 def _files(args):
-    from host_tools import fuzz_files
+    from host_tools.fuzz import fuzz_files
     print("fuzz %s: seed %d, %d cases" % (args.what, args.seed, args.count), flush=True)
     s = fuzz_files.run(args.what, args.count, args.seed,
                        micropython=getattr(args, "micropython", False))

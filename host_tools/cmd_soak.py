@@ -8,7 +8,7 @@ is played on a fresh board from its own key (variant, seed, number), so two runs
 figures and a failing match is printed with the command that plays it again alone (--game N).
 
 python -m host_tools soak --replay FILE... [--json] [--front-end F] plays every game of .mat files
-as recorded instead (host_tools.soakreplay): the same counters, plus the plays the board recorded
+as recorded instead (host_tools.soak.soakreplay): the same counters, plus the plays the board recorded
 otherwise than the file (differs) and games whose exported record differs from what was played.
 """
 
@@ -46,8 +46,8 @@ def run(variant, games, seed, noise="high", match_to=1, log=None, fast=False, fr
     board logic alone, no sensor scan or debounce); ``front_end``: "digital" (presence only) or
     "analog" (stack levels), else board.json's. ``failed`` (a list) gets, for each match whose
     failure counters rose, {"variant", "game", "failures", "replay"}."""
-    from host_tools.soakboard import PACE_MS, SCAN_MS, VirtualBoard, world_seed
-    from host_tools.soakplayer import Player, Counters
+    from host_tools.soak.soakboard import PACE_MS, SCAN_MS, VirtualBoard, world_seed
+    from host_tools.soak.soakplayer import Player, Counters
     total = Counters()
     opts = {"noise": noise, "match_to": match_to, "fast": fast, "front_end": front_end}
     for n in range(1, games + 1) if only is None else (only,):
@@ -92,7 +92,7 @@ def main(argv):
     ap.add_argument("--game", type=int, default=None,
                     help="play only this match of the run (what a failure prints)")
     ap.add_argument("--replay", nargs="+", metavar="FILE",
-                    help="play every game of these .mat files as recorded (host_tools.soakreplay)")
+                    help="play every game of these .mat files as recorded (host_tools.soak.soakreplay)")
     args = ap.parse_args(argv)
     if args.replay:
         return replay_main(args)
@@ -102,7 +102,7 @@ def main(argv):
             ap.error("unknown variant %r" % v)
     log = (lambda msg: print("  " + msg, file=sys.stderr)) if args.verbose else None
     t0 = time.time()
-    from host_tools.soakplayer import Counters
+    from host_tools.soak.soakplayer import Counters
     total = Counters()
     per = {}
     failed = []
@@ -143,7 +143,7 @@ def main(argv):
 def replay_main(args):
     """soak --replay: the recorded games through the hands; exit 1 on any failure counter,
     a play recorded otherwise, an export that differs or a game that could not be played."""
-    from host_tools import soakreplay
+    from host_tools.soak import soakreplay
     log = (lambda msg: print("  " + msg, file=sys.stderr)) if args.verbose else None
     t0 = time.time()
     counters, reports = soakreplay.run(args.replay, args.seed, args.front_end, log)

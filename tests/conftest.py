@@ -18,9 +18,9 @@ def fake_board(tmp_path):
 @pytest.fixture
 def manual_board():
     """``manual_board(variant, front_end=None)``: the whole firmware on a virtual board
-    (host_tools/soakboard.py; front end as board.json says, or "digital"/"analog") with dice
+    (host_tools/soak/soakboard.py; front end as board.json says, or "digital"/"analog") with dice
     entered by hand and the checkers set out; closed after the test."""
-    from host_tools.soakboard import VirtualBoard
+    from host_tools.soak.soakboard import VirtualBoard
     boards = []
 
     def make(variant, front_end=None):

@@ -12,7 +12,7 @@ from firmware.rules import get_rules
 from firmware.rules.game import Game, GameError
 from firmware.rules.position import Position
 from host_tools.records import export as ex
-from host_tools.soakboard import VirtualBoard
+from host_tools.soak.soakboard import VirtualBoard
 from test_board_scenarios import play_text, zone
 
 # -- reading the lights -----------------------------------------------------------------------------
@@ -493,7 +493,7 @@ def test_bad_calls_change_nothing(board, line, msg):
 def double_up(vb, times):
     """Double and take ``times`` times, a turn played between (White opens with 3-1)."""
     import random
-    from host_tools.soakplayer import Player
+    from host_tools.soak.soakplayer import Player
     rng = random.Random(3)
     player = Player(vb, random.Random(4), noise="none")
     assert vb.cmd("roll 3 1")["t"] == "ok"

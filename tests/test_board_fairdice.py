@@ -9,7 +9,7 @@ import pytest
 
 from firmware.board import fairdice
 from host_tools.records.export import ExportError, check_dice, export
-from host_tools.soakboard import VirtualBoard
+from host_tools.soak.soakboard import VirtualBoard
 
 CHI2_5DOF_P001 = 20.52
 

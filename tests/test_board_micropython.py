@@ -13,7 +13,7 @@ import pytest
 import test_board_scenarios as sc
 import test_board_explains as explains
 from host_tools.cmd_deploy import source_name
-from host_tools.soakboard import VirtualBoard
+from host_tools.soak.soakboard import VirtualBoard
 from firmware.rules.position import Position
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -2,7 +2,7 @@
 
 import pytest
 
-from host_tools.soakboard import VirtualBoard
+from host_tools.soak.soakboard import VirtualBoard
 from firmware.board.tracker import SETTLED, HANDS, ILLEGAL, MISMATCH
 from host_tools.records import export as ex
 from firmware.rules.position import Position
@@ -440,7 +440,7 @@ def test_matador_sequence_plays_the_chosen_doublet_then_rolls_again():
 
 def test_whole_games_end_with_points_and_the_match_score():
     import random
-    from host_tools.soakplayer import Player, Counters
+    from host_tools.soak.soakplayer import Player, Counters
     board = VirtualBoard("backgammon", fast=True)
     try:
         c = Counters()

@@ -12,7 +12,7 @@ import pytest
 import host_tools.cmd_export as cmd_export
 import host_tools.cmd_replay as cmd_replay
 from host_tools.records import export as ex
-from host_tools.soakplayer import record_match as play_match
+from host_tools.soak.soakplayer import record_match as play_match
 
 GNUBG = "/usr/games/gnubg"
 

@@ -1,11 +1,11 @@
-"""Seeded fuzzing of the host tools' readers (host_tools.fuzz_files): mutated match files through
+"""Seeded fuzzing of the host tools' readers (host_tools.fuzz.fuzz_files): mutated match files through
 replay, hostile request lines through legal (and legal --micropython), mutated board.json through
 the firmware's loader, mutated and resealed game records through export. Every case ends in an
 answer or a refusal with a reason, in counted work."""
 
 import pytest
 
-from host_tools import fuzz_files
+from host_tools.fuzz import fuzz_files
 
 
 @pytest.mark.parametrize("kind,count", [("replay", 120), ("legal", 150), ("board", 120),

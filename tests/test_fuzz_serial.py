@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from firmware.board.hostlink import LINE_CAP, LineReader
-from host_tools import fuzz_serial
+from host_tools.fuzz import fuzz_serial
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

@@ -13,7 +13,7 @@ from firmware.board import hall_link
 from firmware.board.identity import OPEN_KEY, Mac
 from host_tools.records.export import ExportError, check_line
 from host_tools.hall.room import Room, RoomError, check_id
-from host_tools.soakboard import VirtualBoard
+from host_tools.soak.soakboard import VirtualBoard
 
 
 # -- the layout -----------------------------------------------------------------------------------
@@ -347,7 +347,7 @@ def _played(tmp_path, room, name=b"st01", variant="backgammon", seed=11):
     import random
 
     from host_tools.hall.simboard import provision
-    from host_tools.soakplayer import Player
+    from host_tools.soak.soakplayer import Player
     board = name.hex()
     flash = str(tmp_path / ("flash-" + board))
     provision(flash, board, room.board_key(board))

@@ -55,8 +55,8 @@ def _tree(tmp, umqtt_dir):
 def _script():
     """A whole backgammon game with dice entered by hand, as the soak player plays it on the
     CPython board (replayed under MicroPython it is the same game)."""
-    from host_tools.soakboard import VirtualBoard
-    from host_tools.soakplayer import Player
+    from host_tools.soak.soakboard import VirtualBoard
+    from host_tools.soak.soakplayer import Player
     seed = next(s for s in range(1, 100) if random.Random(s).random() >= 0.5)  # manual dice
     vb = VirtualBoard("backgammon", record=True, seed=seed)
     try:

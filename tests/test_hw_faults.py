@@ -10,7 +10,7 @@ import pytest
 
 from firmware.board.hwfaults import CODES, PARTS
 from firmware.board.zonemap import ZONES
-from host_tools.soakboard import VirtualBoard
+from host_tools.soak.soakboard import VirtualBoard
 
 
 @pytest.fixture

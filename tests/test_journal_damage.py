@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from host_tools import fuzz_journal
+from host_tools.fuzz import fuzz_journal
 
 
 def _check(summary):
@@ -35,7 +35,7 @@ def test_damaged_journals_many_more():
 def test_a_full_flash_never_stops_play_and_loses_nothing_committed(tmp_path):
     """The flash fills up with old games and with other files: old games go (exported ones
     first), the game in progress keeps every committed line, play goes on."""
-    from host_tools.soakboard import VirtualBoard
+    from host_tools.soak.soakboard import VirtualBoard
     vb = VirtualBoard("backgammon", flash_dir=str(tmp_path), fast=True)
     try:
         vb.cmd("dice manual")
@@ -47,7 +47,7 @@ def test_a_full_flash_never_stops_play_and_loses_nothing_committed(tmp_path):
         fs.capacity = fs.used()                    # the flash full: old games, the reserve...
         with open(os.path.join(str(tmp_path), "data", "other.bin"), "wb") as f:
             f.write(b"x" * 3000)                   # ...and something else, past the brim
-        from host_tools.soakplayer import Player
+        from host_tools.soak.soakplayer import Player
         import random
         player = Player(vb, random.Random(5))
         vb.cmd("new backgammon")

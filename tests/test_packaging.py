@@ -40,7 +40,7 @@ def test_one_version_for_the_firmware_the_tools_the_package_and_the_changelog():
 
 
 def test_the_board_says_the_version_in_its_hello():
-    from host_tools.soakboard import VirtualBoard
+    from host_tools.soak.soakboard import VirtualBoard
     board = VirtualBoard("short")
     try:
         hello = [m for m in board.lines if m.get("t") == "hello"]

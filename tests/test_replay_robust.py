@@ -9,7 +9,7 @@ import subprocess
 import pytest
 
 from host_tools.records import matfile, replay
-from host_tools.fuzz_files import replay_case
+from host_tools.fuzz.fuzz_files import replay_case
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 QUIRKS = os.path.join(ROOT, "tests", "data", "quirks")

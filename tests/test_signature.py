@@ -9,7 +9,7 @@ import pytest
 from host_tools import cmd_director, cmd_export
 from host_tools.records import export as ex
 from host_tools.records.director import Director
-from host_tools.soakplayer import record_match
+from host_tools.soak.soakplayer import record_match
 
 MASTER = bytes(range(32))
 

@@ -49,7 +49,7 @@ def test_soak_command_prints_counters_and_exits_0_when_clean():
 
 
 def test_soak_exit_status_reflects_the_failure_counters(monkeypatch, capsys):
-    from host_tools.soakplayer import Counters
+    from host_tools.soak.soakplayer import Counters
 
     def broken(*args, **kwargs):
         c = Counters()

@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
-from host_tools import soakreplay
-from host_tools.soakreplay import ReplayCounters, replay_file
+from host_tools.soak import soakreplay
+from host_tools.soak.soakreplay import ReplayCounters, replay_file
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 GAMES = ROOT / "tests" / "data" / "games"

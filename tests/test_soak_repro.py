@@ -5,7 +5,7 @@ says which game and the command that replays it."""
 import pytest
 
 from host_tools import cmd_soak
-from host_tools.soakplayer import Counters, Player
+from host_tools.soak.soakplayer import Counters, Player
 
 
 @pytest.mark.parametrize("fast", [True, False])
@@ -27,7 +27,7 @@ def test_each_game_plays_again_alone():
 
 def test_fair_dice_follow_the_seed():
     # the board's own dice come from the simulated world's random bits, seeded per game
-    from host_tools.soakboard import VirtualBoard, world_seed
+    from host_tools.soak.soakboard import VirtualBoard, world_seed
     rolls = []
     for _ in range(2):
         vb = VirtualBoard("backgammon", seed=world_seed("x/1/1"))
@@ -70,7 +70,7 @@ def test_a_zone_whose_sensor_is_distrusted_is_blind_to_the_player_too():
     # The player counted that as an accepted illegal turn (and such plays as desyncs at slot
     # level, where noise makes the zone reader distrust sensors): the sensors cannot see there.
     import random
-    from host_tools.soakboard import VirtualBoard
+    from host_tools.soak.soakboard import VirtualBoard
     vb = VirtualBoard("backgammon", seed=1)
     try:
         vb.cmd("dice manual")
@@ -99,7 +99,7 @@ def test_a_lift_the_board_cannot_know_of_is_not_an_unlit_lift():
     # still count (backgammon seed 2026 game 137 at slot level: a zone whose sensor became
     # distrusted mid-turn was not lit ahead; tracker, left as found).
     import random
-    from host_tools.soakboard import VirtualBoard
+    from host_tools.soak.soakboard import VirtualBoard
     vb = VirtualBoard("backgammon", seed=1)
     try:
         vb.cmd("dice manual")
@@ -121,7 +121,7 @@ def test_a_sensor_distrusted_mid_turn_is_lit_ahead_too():
     # backgammon seed 2026 game 137 (slot level): the zone reader distrusted a sensor after the
     # turn's stacks had been lit ahead; a lift from that zone, which no sensor could see, lit
     # nothing. The tracker now learns the hints again when the distrusted zones change.
-    from host_tools.soakboard import VirtualBoard
+    from host_tools.soak.soakboard import VirtualBoard
     vb = VirtualBoard("backgammon", seed=1)
     try:
         vb.cmd("dice manual")

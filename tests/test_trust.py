@@ -9,7 +9,7 @@ import pytest
 
 from host_tools.records import export as ex
 from host_tools.records.director import BoardClient, Director, DirectorError
-from host_tools.soakboard import VirtualBoard
+from host_tools.soak.soakboard import VirtualBoard
 
 MASTER = bytes(range(32))
 

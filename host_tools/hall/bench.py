@@ -27,8 +27,8 @@ from firmware.board.identity import Mac, key_id
 
 def templates(count=3, seed=7):
     """Records of real games (sealed lines), played by soak players on simulated boards."""
-    from host_tools.soakboard import VirtualBoard
-    from host_tools.soakplayer import Player
+    from host_tools.soak.soakboard import VirtualBoard
+    from host_tools.soak.soakplayer import Player
     out = []
     for i, variant in enumerate(("backgammon", "short", "long", "persian")[:count]):
         vb = VirtualBoard(variant, fast=True, seed=seed + i)

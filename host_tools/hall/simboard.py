@@ -25,7 +25,7 @@ import tempfile
 import time
 import tty
 
-from host_tools.soakboard import VirtualBoard
+from host_tools.soak.soakboard import VirtualBoard
 
 OUT_CAP = 256 * 1024      # bytes waiting for the port before lines are dropped
 
@@ -142,8 +142,8 @@ def main(argv=None):
     ap.add_argument("--linger", type=float, default=3600.0,
                     help="seconds to go on serving the port after the games")
     args = ap.parse_args(argv)
-    from host_tools.soakboard import PACE_MS, SCAN_MS, world_seed
-    from host_tools.soakplayer import Counters, Player
+    from host_tools.soak.soakboard import PACE_MS, SCAN_MS, world_seed
+    from host_tools.soak.soakplayer import Counters, Player
     signal.signal(signal.SIGTERM, lambda *a: sys.exit(0))
     flash = args.flash or tempfile.mkdtemp(prefix="nardy-hallboard-")
     board_id = binascii.hexlify(args.id.encode()).decode()

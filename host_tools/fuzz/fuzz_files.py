@@ -302,7 +302,7 @@ def _base_records():
     """Two games of a backgammon match with the cube, played once on the simulated board
     provisioned by EXPORT_MASTER (cached)."""
     if not _RECORDS:
-        from host_tools.soakplayer import record_match
+        from host_tools.soak.soakplayer import record_match
         _RECORDS.extend(record_match("backgammon", 5, 17, double=0.3, games=2,
                                      provision=EXPORT_MASTER))
     return [copy.deepcopy(r) for r in _RECORDS]

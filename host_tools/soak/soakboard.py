@@ -73,7 +73,7 @@ SETTLE_MS = 260         # a hand's action: longer than the debounce (20/40 ms) a
 
 class VirtualBoard:
     """One simulated board running the firmware; ``lines`` holds every JSON line it wrote.
-    ``fast``: frame-level hardware (host_tools.soakfast) instead of the slot-level simulation.
+    ``fast``: frame-level hardware (host_tools.soak.soakfast) instead of the slot-level simulation.
     ``seed`` fixes the simulated world's random bits (the board's fair dice), so a board plays
     the same game again from the same seed and actions; ``unique_id`` (bytes) is its flash's
     unique id, whose hex is the board's id (one of its own in a process by default)."""
@@ -89,7 +89,7 @@ class VirtualBoard:
         self.fast = fast
         if fast:
             import random
-            from host_tools.soakfast import FastWorld
+            from host_tools.soak.soakfast import FastWorld
             self.world = FastWorld(cfg, self.flash_dir,
                                    None if seed is None else random.Random(seed))
         else:

@@ -23,7 +23,7 @@ import random
 from firmware.rules import get_rules, Turn
 from host_tools.records import matfile
 from host_tools.records.replay import GameReplay, crawford_game, describe
-from host_tools.soakplayer import Counters, Player
+from host_tools.soak.soakplayer import Counters, Player
 
 
 class ReplayCounters(Counters):
@@ -123,7 +123,7 @@ class GameOnBoard:
     committed, ``exported`` what its record says."""
 
     def __init__(self, script, length, counters, seed, front_end=None, log=None):
-        from host_tools.soakboard import PACE_MS, SCAN_MS, VirtualBoard
+        from host_tools.soak.soakboard import PACE_MS, SCAN_MS, VirtualBoard
         self.script = script
         self.c = counters
         self.log = log
@@ -314,7 +314,7 @@ def _replay_game(match, game, n, post, rules, counters, seed, front_end, log):
         out["error"] = stop.why
         return out
     key = "%s/%d/%d" % (match["file"], seed, n)
-    from host_tools.soakboard import world_seed
+    from host_tools.soak.soakboard import world_seed
     board = GameOnBoard(script, match["length"], counters, world_seed(key), front_end, log)
     try:
         try:

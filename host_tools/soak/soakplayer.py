@@ -483,7 +483,7 @@ def record_match(setup, match_to, seed, double=0.0, noise="none", mode="guide", 
     Returns the records exported at the end of each game (the board's ``export`` answer).
     ``provision``: a director's secret that provisions the board's key first."""
     import random
-    from host_tools.soakboard import VirtualBoard
+    from host_tools.soak.soakboard import VirtualBoard
     vb = VirtualBoard(setup.split()[0], fast=True)
     if provision is not None:                    # the board gets its key from this director
         from host_tools.records.director import BoardClient, Director
