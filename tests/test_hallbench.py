@@ -132,8 +132,10 @@ class _SlowOut(io.StringIO):
         return super().write(text)
 
 
-@pytest.mark.parametrize("stall,turns", [(0, 40), (0.6, 40), (0, 2)])
+@pytest.mark.parametrize("stall,turns", [(0, 40), (0.6, 40), (0.09, 40), (0, 2)])
 def test_the_generator_counts_the_turns_it_never_sent(monkeypatch, stall, turns):
+    """Three boards, a turn every 0.1 s for 1 s: ten turns due each. A stall shorter than an
+    interval makes turns late, a longer one near the end leaves turns never sent."""
     from host_tools.hall import bench, mqtt
     monkeypatch.setattr(mqtt, "connect", lambda room, user, on_connect=None, **kw:
                         _Client(on_connect))
@@ -144,13 +146,15 @@ def test_the_generator_counts_the_turns_it_never_sent(monkeypatch, stall, turns)
     rows = [json.loads(x) for x in out.getvalue().splitlines()]
     sent, summary = [r for r in rows if isinstance(r, list)], rows[-1]
     assert isinstance(summary, dict) and all(len(r) == 5 and r[3] >= r[4] for r in sent)
+    assert summary["unready"] == 0
     if turns == 2:                                   # the games end: nothing is missed
         assert len(sent) == 6 and summary["missed"] == 0
-    elif stall:                                      # ten turns each, some stalled past the end
-        assert summary["missed"] >= 3 and len(sent) + summary["missed"] == 30, summary
-    else:                                            # (a loaded machine may stall it too)
-        assert len(sent) + summary["missed"] == 30 and len(sent) >= 20
-
+        return
+    assert len(sent) + summary["missed"] == 30, summary
+    if stall > 0.1:
+        assert summary["missed"] >= 3
+    elif stall:
+        assert max(t - due for _b, _s, _n, t, due in sent) >= stall / 2
 
 
 # -- the page's stream as the bench reads it -------------------------------------------------------------

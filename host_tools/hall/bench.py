@@ -148,11 +148,15 @@ def generate(room, boards, records, interval, duration, out, seed=1):
     start = time.time()
     due = [start + rng.uniform(0, interval) for _ in bench]
     end = start + duration
-    while time.time() < end:
+    while True:
+        # every turn due before the end goes, late if need be (the lateness is printed), until
+        # an interval past the end: what is left then was missed (the generator fell behind)
         now = time.time()
         i = min(range(len(bench)), key=lambda k: due[k])
+        if due[i] >= end or now >= end + interval:
+            break
         if due[i] > now:
-            time.sleep(min(due[i] - now, end - now, 0.05))
+            time.sleep(min(due[i] - now, 0.05))
             continue
         if not bench[i].turn(due[i]):
             due[i] = end + 1
