@@ -2,7 +2,7 @@
 
 On the board it is deployed as main.py. On a PC it runs the unchanged firmware on the simulated
 hardware, reading protocol commands from stdin and writing protocol lines to stdout:
-    python -m firmware.main --sim [--variant V] [--flash DIR] [--virtual-time]
+    python -m firmware.main --sim [--variant V] [--flash DIR] [--seed N] [--virtual-time]
     micropython firmware/main.py --sim ...        (cwd = the repository root)
 --virtual-time: the simulated clock moves only with ``sim wait <ms>`` (deterministic scripts).
 """
@@ -131,9 +131,19 @@ class Runner:
                     raise
 
 
+USAGE = ("usage: python -m firmware.main --sim [--variant V] [--flash DIR] [--seed N] "
+         "[--virtual-time]   (on a board: main.py, no options)")
+
+
 def main(argv=None):
     if argv is None:
         argv = sys.argv[1:]
+    if "-h" in argv or "--help" in argv:
+        print(USAGE)
+        return 0
+    if "--sim" not in argv and sys.implementation.name != "micropython":
+        print("CPython is no board: add --sim to run on the simulated board\n" + USAGE)
+        return 2
     from firmware.drivers.board_config import BoardConfigError
     try:
         runner = Runner(argv)
@@ -156,4 +166,6 @@ def main(argv=None):
 
 if __name__ == "__main__":
     _repo_root_on_path()
-    main()
+    _rc = main()
+    if _rc and sys.platform != "rp2":    # on a board, SystemExit from main.py would soft-reset
+        sys.exit(_rc)

@@ -280,3 +280,12 @@ def test_the_light_patterns_are_the_same_under_micropython(mpy_tree):
     want = _frames(objs)
     assert len(want) > 40
     assert _frames(run_micropython(mpy_tree, LIGHTS_SCRIPT)) == want
+
+
+@pytest.mark.parametrize("args, rc, says", [(["--help"], 0, "usage: python -m firmware.main --sim"),
+                                            ([], 2, "add --sim")])
+def test_the_firmware_on_a_pc_says_how_to_run_it(args, rc, says):
+    # on CPython there is no board: a clear word and the usage, never a traceback
+    proc = subprocess.run([sys.executable, "-m", "firmware.main"] + args, cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == rc and says in proc.stdout and not proc.stderr
