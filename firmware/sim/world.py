@@ -109,6 +109,8 @@ class SimWorld:
                 from firmware.sim.hallfield import HallField
                 self.field = HallField(cfg, self._phys_seed)
             self.stack_max = stack["levels"] if stack else 1
+        elif self.field is not None and cfg.neighbours() == self.field.nbr:
+            cfg.nbr = self.field.nbr     # one table for the sensors and the scanner: RAM
         self.cfg = cfg
         self.load_pin = cfg.pins.get("sr_load")
         self.shift_pos = 0
@@ -272,7 +274,7 @@ class SimWorld:
             elif v == 0:
                 code += field.sensor(s)[1]
             else:
-                code += field.code(s)
+                code += field.mean[s]
             if not isinstance(code, int):
                 code = int(code + 0.5) if code >= 0 else 0
             code += self._noise(field.noise if self.noise is None else self.noise)
@@ -300,14 +302,15 @@ class SimWorld:
             if any(self.lev):            # checkers on the board: set them aside meanwhile
                 keep = (bytes(self.lev), bytes(self.col))
                 if f is not None:
-                    keep += (bytes(f.lev), bytes(f.ids), bytes(f.side), bytes(f.r2))
+                    keep += (bytes(f.lev), bytes(f.ids), bytes(f.r2))
+            from firmware.drivers import analog_cal       # (hardware.calibration drops it)
             for s in range(n):
                 self.set_stack(s, ())
-            scanner.calibrate(8)
+            analog_cal.calibrate(scanner, 8)
             for s in range(n):
                 self.set_stack(s, (1,))
-            scanner.calibrate_units(8)
-            self._factory = scanner.calibration()
+            analog_cal.calibrate_units(scanner, 8)
+            self._factory = analog_cal.calibration(scanner)
             for s in range(n):
                 self.set_stack(s, ())
             if keep is not None:
@@ -316,10 +319,11 @@ class SimWorld:
                 if f is not None:
                     f.lev[:] = keep[2]
                     f.ids[:] = keep[3]
-                    f.side[:] = keep[4]
-                    f.r2[:] = keep[5]
+                    f.r2[:] = keep[4]
                     for s in range(n):
                         f.refresh(s)
+            import gc
+            gc.collect()     # the field's floats are garbage: free them before the App's objects
         return self._factory
 
     # buttons ---------------------------------------------------------------
