@@ -167,6 +167,17 @@ def test_missing_lines_and_a_torn_end_are_named_exactly():
     assert w.lost == [[40, 59, w.lost[0][2]]] and w.torn and w.count == 119
 
 
+def test_a_whole_last_line_cut_before_its_newline_is_kept_and_ends_torn():
+    # the write stopped one byte short: the line holds (its seal checks) and is kept, but the
+    # file must get its newline back before anything is appended, or the next line is glued on
+    st, j = filled(12)
+    files = dict(st.files)
+    files[j.file(1)] = st.files[j.file(1)][:-1]
+    w, out = read_back(j, files=files)
+    assert [e["i"] for e in out.events] == list(range(12)) and w.lost == [] and w.damaged == 0
+    assert w.torn and w.count == 12
+
+
 def test_a_copied_or_moved_line_is_not_taken_twice():
     st, j = filled(6)
     name = j.file(1)

@@ -610,3 +610,59 @@ def test_the_right_blot_is_read_as_hit_across_a_power_cut(front_end, expect):
         assert board.session.game.turn.steps == [expect]
     finally:
         board.close()
+
+
+LAST_CHECKER = "white 1:1; black 13:5 8:5 6:5; white to move"
+
+
+def _bear_off_the_last_checker(vb):
+    vb.force_position(LAST_CHECKER)
+    assert vb.cmd("roll 2 1")["t"] == "ok"
+    vb.move(zone(vb, 0, 1), 26, 0)
+    assert vb.settled()
+
+
+@pytest.mark.parametrize("short_by", [1, 20, 60, 120])
+def test_a_cut_while_the_winning_turn_and_its_end_are_written_loses_no_game(manual_board, short_by):
+    # the winning turn, the seed's reveal and the end line go to flash in one write; the power
+    # goes ``short_by`` bytes before that write is done (1: only its last newline is missing).
+    # The stack-counting build, whose tray sees the 15th checker come in
+    probe = manual_board("short", "analog")
+    _bear_off_the_last_checker(probe)
+    fs = probe.world.fs
+    storage = probe.session.journal.storage
+    append = storage.append
+    at = []
+
+    def watched(name, data):                  # where in the press's writes the lines go
+        at.append((fs.bytes_written, len(data)))
+        return append(name, data)
+
+    storage.append = watched
+    before = fs.bytes_written
+    probe.press("p0")
+    storage.append = append
+    assert len(at) == 1 and at[0][1] > 200   # the turn and the end: one append
+    size = at[0][0] - before + at[0][1]       # the bytes written when the append is done
+    assert probe.session.phase == "match_over"
+    score, points = list(probe.session.match.score), probe.session.game.points
+    vb = manual_board("short", "analog")
+    _bear_off_the_last_checker(vb)
+    vb.power_cut(after_bytes=size - short_by)
+    vb.guarded(vb.press, "p0")
+    s = vb.session
+    if s.phase != "match_over":              # the turn itself did not reach flash: play it again
+        assert s.game.turn is not None and vb.settled()
+        vb.press("p0")
+    assert s.phase == "match_over" and list(s.match.score) == score
+    events = vb.events()
+    kinds = [e["k"] for e in events]
+    assert kinds.count("end") == 1 and kinds.index("end") > kinds.index("turn"), kinds
+    ex.verify(vb.record())                   # every line sealed, in order, none missing
+    end = events[kinds.index("end")]
+    assert (end["winner"], end["points"]) == (0, points)
+    vb.cmd("new short")                       # what comes next starts on a line of its own
+    vb.setup()
+    assert vb.cmd("roll 3 1")["t"] == "ok"
+    vb.power_cut()
+    assert not vb.since(0, ev="power_restore")[-1]["lost"]

@@ -38,8 +38,9 @@ def split_line(piece):
 
 class Walk:
     """What ``walk`` found: ``count`` (the next line's n), ``head`` (the last good seal), ``lost``
-    ([first, last, why] of each gap), ``damaged`` (pieces that were no line), ``torn`` (the last
-    piece was an unfinished line)."""
+    ([first, last, why] of each gap), ``damaged`` (pieces that were no line), ``torn`` (the file
+    ends without its last newline: an unfinished line, or a whole one cut just before it; what
+    is appended must start on a line of its own)."""
 
     def __init__(self):
         self.count = 0
@@ -95,11 +96,10 @@ def walk(sources, check, v, loads):
             parts = split_line(rest)        # the line holds as it stands
             if parts is not None and equal(check(parts[0]), parts[1]):
                 _take(w, parts[0], parts[1], v, loads)
-            elif i == last:
-                w.torn = True
-                w.damaged += 1
             else:
                 w.damaged += 1
+            if i == last:
+                w.torn = True
     return w
 
 
@@ -265,10 +265,16 @@ def resume(session):
         new = new or [gap[0], gap[1], gap[2]] not in rep[0]
     for x in replay.refused:
         new = new or x[0] not in rep[1]
-    if new:
+    # (an ended game takes no line after its end: its export says what the walk found)
+    if new and not replay.ended:
         s.journal_line({"k": "recover", "lost": w.lost, "refused": replay.refused,
                         "damaged": w.damaged, "torn": w.torn}, "board")
         s.notice = ("journal", now + 10000)
+    if game.phase == "over" and not replay.ended:
+        # the game's last turn reached flash, its end did not (a cut in the same write): end it
+        # now, as the board did before the cut (the match's score, the seed revealed, the end)
+        s.dice.load()
+        s._game_over()
     if not over:
         if not s.dice.load() and s.dice_mode == "auto":
             s.journal_line({"k": "commit", "dice_commit": s.dice.new_seed(),
