@@ -333,8 +333,9 @@ class Player:
             self.act(vb.place, z, side)
         else:                                # knocked: several off, a mismatch, then set right
             n = min(len(stacks[z]), self.rng.randint(3, 5))
-            if n < 3 or len(stacks[z]) - n >= vb.session.capacity[z]:
-                return                           # still a full point: the sensors cannot see it
+            if n < 3 or len(stacks[z]) - n >= vb.session.capacity[z] \
+                    or (vb.session.tracker.faults >> z) & 1:
+                return          # still a full point, or a sensor distrusted: nothing to see
             sides = []
             for _ in range(n):
                 sides.append(stacks[z][-1])
