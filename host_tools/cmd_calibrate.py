@@ -54,7 +54,7 @@ except OSError:
     pass
 _put(_hwmod.CALIBRATION, %(baselines)r)
 _put(_hwmod.CALIBRATION + '.json', %(report)r)
-_hwmod.calibration('load_calibration', _sc, %(baselines)r)
+_sc.load_calibration(%(baselines)r)
 print('stored')
 """
 

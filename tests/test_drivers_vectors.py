@@ -347,7 +347,7 @@ def test_analog_drift_followed_then_recalibrated():
     sim.drift(-400)
     _run(hw, 300)
     assert sum(hw.zones.counts) > 0
-    hardware.calibration("calibrate", hw.scanner, 4)
+    hw.scanner.calibrate(4)
     hw.zones.clear_faults()
     _run(hw, 300)
     assert sum(hw.zones.counts) == 0

@@ -52,13 +52,10 @@ class BoardConfig:
         self.buttons = desc["buttons"]
         self.sensing = desc["sensing"]
         self.power = desc["power"]
-        self.nbr = None                  # neighbours(), once asked for
 
     def neighbours(self):
         """bytearray(4 * n_slots): per slot the slot before and after it on its zone's row, then
-        the same slot of the zone beside it on either side (255: none). Made once; read only."""
-        if self.nbr is not None:
-            return self.nbr
+        the same slot of the zone beside it on either side (255: none)."""
         n = self.n_slots
         out = bytearray(b"\xff" * (4 * n))
         first = self.zone_first
@@ -79,7 +76,6 @@ class BoardConfig:
                 sb = first[b] + j
                 out[4 * sa + 3] = sb
                 out[4 * sb + 2] = sa
-        self.nbr = out
         return out
 
     def stack_tables(self):

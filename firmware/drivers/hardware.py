@@ -102,11 +102,11 @@ class Hardware:
         if cfg.front_end == "analog":
             saved = self.storage.read(CALIBRATION)
             if saved is not None and len(saved) in (2 * cfg.n_slots, 4 * cfg.n_slots):
-                calibration("load_calibration", scanner, saved)
+                scanner.load_calibration(saved)
             elif sim is not None:
                 # a simulated board comes calibrated from the factory: its own scanner measured
                 # it once (zeros empty, gains under one checker per slot), kept in the world
-                calibration("load_calibration", scanner, sim.factory_calibration(scanner))
+                scanner.load_calibration(sim.factory_calibration(scanner))
         self.wdt = Watchdog(machine.WDT)
         self.buzzer = Buzzer(machine.PWM(Pin(pins["buzzer"])))
 
@@ -115,8 +115,8 @@ class Hardware:
         """Analog front end, board empty: measure every sensor's zero and keep it in storage."""
         if self.config.front_end != "analog":
             return False
-        calibration("calibrate", self.scanner, samples)
-        self.storage.write_atomic(CALIBRATION, calibration("calibration", self.scanner))
+        self.scanner.calibrate(samples)
+        self.storage.write_atomic(CALIBRATION, self.scanner.calibration())
         self.zones.clear_faults()
         return True
 
@@ -126,23 +126,9 @@ class Hardware:
         storage with the zeros."""
         if self.config.front_end != "analog":
             return False
-        calibration("calibrate_units", self.scanner, samples)
-        self.storage.write_atomic(CALIBRATION, calibration("calibration", self.scanner))
+        self.scanner.calibrate_units(samples)
+        self.storage.write_atomic(CALIBRATION, self.scanner.calibration())
         return True
-
-
-def calibration(fn, *args):
-    """``fn(*args)`` of the analog scanner's calibration (firmware.drivers.analog_cal), a
-    feature module dropped again after the call: its code takes RAM only meanwhile."""
-    from firmware.drivers import analog_cal
-    try:
-        return getattr(analog_cal, fn)(*args)
-    finally:
-        import sys
-        import firmware.drivers as package
-        sys.modules.pop("firmware.drivers.analog_cal", None)
-        if hasattr(package, "analog_cal"):
-            delattr(package, "analog_cal")
 
 
 def config(path=DESCRIPTION, front_end=None, led_driver=None):

@@ -109,8 +109,6 @@ class SimWorld:
                 from firmware.sim.hallfield import HallField
                 self.field = HallField(cfg, self._phys_seed)
             self.stack_max = stack["levels"] if stack else 1
-        elif self.field is not None and cfg.neighbours() == self.field.nbr:
-            cfg.nbr = self.field.nbr     # one table for the sensors and the scanner: RAM
         self.cfg = cfg
         self.load_pin = cfg.pins.get("sr_load")
         self.shift_pos = 0
@@ -274,7 +272,7 @@ class SimWorld:
             elif v == 0:
                 code += field.sensor(s)[1]
             else:
-                code += field.mean[s]
+                code += field.code(s)
             if not isinstance(code, int):
                 code = int(code + 0.5) if code >= 0 else 0
             code += self._noise(field.noise if self.noise is None else self.noise)
@@ -302,15 +300,14 @@ class SimWorld:
             if any(self.lev):            # checkers on the board: set them aside meanwhile
                 keep = (bytes(self.lev), bytes(self.col))
                 if f is not None:
-                    keep += (bytes(f.lev), bytes(f.ids), bytes(f.r2))
-            from firmware.drivers import analog_cal       # (hardware.calibration drops it)
+                    keep += (bytes(f.lev), bytes(f.ids), bytes(f.side), bytes(f.r2))
             for s in range(n):
                 self.set_stack(s, ())
-            analog_cal.calibrate(scanner, 8)
+            scanner.calibrate(8)
             for s in range(n):
                 self.set_stack(s, (1,))
-            analog_cal.calibrate_units(scanner, 8)
-            self._factory = analog_cal.calibration(scanner)
+            scanner.calibrate_units(8)
+            self._factory = scanner.calibration()
             for s in range(n):
                 self.set_stack(s, ())
             if keep is not None:
@@ -319,11 +316,10 @@ class SimWorld:
                 if f is not None:
                     f.lev[:] = keep[2]
                     f.ids[:] = keep[3]
-                    f.r2[:] = keep[4]
+                    f.side[:] = keep[4]
+                    f.r2[:] = keep[5]
                     for s in range(n):
                         f.refresh(s)
-            import gc
-            gc.collect()     # the field's floats are garbage: free them before the App's objects
         return self._factory
 
     # buttons ---------------------------------------------------------------
