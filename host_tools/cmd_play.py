@@ -150,6 +150,9 @@ def main(argv):
         except webbrowser.Error:
             pass
     signal.signal(signal.SIGTERM, _stop_on_sigterm)
+    # Ctrl-C stops it even when started from a script that ignores SIGINT for its background
+    # jobs (a child inherits the ignore; a test's teardown then waited for ever)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     done = threading.Event()
     link_on_close = link.on_close
 

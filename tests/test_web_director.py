@@ -282,3 +282,20 @@ def test_the_page_shows_the_director_and_its_act_reaches_the_locked_board(locked
             browser.close()
     finally:
         stop_play(proc)
+
+
+def test_play_stops_on_ctrl_c_even_when_started_with_sigint_ignored(tmp_path):
+    # a script's background job inherits SIGINT ignored: play must still stop on Ctrl-C
+    import signal
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "host_tools", "play", "--sim", "--no-browser", "--http-port", "0",
+         "--flash", str(tmp_path), "--seed", "1"], cwd=REPO, stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    try:
+        assert "http://" in proc.stdout.readline()
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=20) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
