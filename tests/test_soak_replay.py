@@ -93,16 +93,17 @@ def test_the_command_prints_the_soaks_counters_and_differs_as_json():
     assert out["files"][0]["games"][0]["turns"] == out["turns"]
 
 
-CHUNKS = 2       # the files in two runs, to spread over the soak pass's workers
+CHUNKS = 4       # the files in four parts; CI's soak pass plays two of them (every other file,
+                 # to keep the pass short), the README's command plays them all
 
 
 @pytest.mark.soak
-@pytest.mark.parametrize("chunk", range(CHUNKS))
-def test_every_repository_match_file_plays_as_recorded_on_the_stack_counting_build(chunk):
+@pytest.mark.parametrize("chunk", range(0, CHUNKS, 2))
+def test_repository_match_files_play_as_recorded_on_the_stack_counting_build(chunk):
     files = match_files()
     c, reports = soakreplay.run([str(p) for p in files[chunk::CHUNKS]], front_end="analog")
     bad = [(r["file"], g) for r in reports for g in r["games"] if "error" in g or "export" in g]
     d = c.as_dict()
-    assert d["games"] >= 300 and d["turns"] > 10000 and d["lifts"] > 15000, d
+    assert d["games"] >= 100 and d["turns"] > 3000 and d["lifts"] > 5000, d
     assert set(_clean(c).values()) == {0}, (d, bad)
     assert d["sensor_blind"] == 0 and not bad, (d, bad)      # every play identified exactly
