@@ -44,7 +44,7 @@ def texts():
     ("cd /" + "root/project", True),
     ("/" + "home/alice/nardy", True),
     ("C:" + "\\Users\\bob\\nardy", True),
-    ("docs/work/ and https://example.org/root/x", False),
+    ("docs/" + "work/ and https://example.org/" + "root/x", False),
     ("firmware/sim/world.py uses /tmp/nardy-sim", False),
 ])
 def test_the_pattern_tells_machine_paths_from_repository_paths(text, bad):
