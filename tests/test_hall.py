@@ -126,6 +126,54 @@ def test_each_line_is_checked_on_its_own(line, why):
         assert why in str(info.value)
 
 
+# -- the host's clients ------------------------------------------------------------------------------
+class InstantClient:
+    """paho's client as it behaves beside a broker on the same machine at its quickest: the
+    connection is made, and ``on_connect`` runs, the moment its network loop starts."""
+
+    made = []
+
+    def __init__(self, *args, **kw):
+        self.published = []
+        self.subscribed = []
+        InstantClient.made.append(self)
+
+    def __getattr__(self, name):              # the settings calls (password, queue, will, ...)
+        return lambda *a, **kw: None
+
+    def connect_async(self, *a, **kw):
+        pass
+
+    def loop_start(self):
+        class Ok:
+            is_failure = False
+        self.on_connect(self, None, None, Ok(), None)
+
+    def publish(self, topic, payload, qos=0, retain=False):
+        self.published.append((topic, payload))
+
+    def subscribe(self, topic, qos=0):
+        self.subscribed.append(topic)
+
+
+def test_a_bridge_announces_its_board_even_when_the_broker_answers_at_once(tmp_path,
+                                                                           monkeypatch):
+    """The board's `conn` (on, via usb) is published from the connect callback; it must reach
+    the broker however quickly that callback runs (it once ran before the bridge had kept its
+    client, and the station showed a connected board as never connected)."""
+    from host_tools.hall import mqtt
+    from host_tools.hall.bridge import Relay
+    monkeypatch.setattr(mqtt.paho, "Client", InstantClient)
+    InstantClient.made = []
+    room = Room.create(str(tmp_path / "room"), boards=["b1"])
+    relay = Relay(room, make_link=lambda: None)
+    relay._line('{"t": "identity", "board": "b1"}')
+    (client,) = InstantClient.made
+    conn = [json.loads(p) for t, p in client.published if t == hall_link.topic("hall", "b1", "conn")]
+    assert conn and conn[0]["on"] is True and conn[0]["via"] == "usb"
+    assert hall_link.topic("hall", "b1", "want") in client.subscribed
+
+
 # -- the board's side ---------------------------------------------------------------------------------
 def test_every_line_on_flash_goes_out_on_the_link_and_export_gives_a_range():
     vb = VirtualBoard("short", fast=True, seed=3)

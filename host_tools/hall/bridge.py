@@ -101,14 +101,17 @@ class Relay:
             self.client = None
         self.board = board
         self.note("bridge: board %s" % board)
+        # kept before its network thread starts: a broker on this machine answers at once,
+        # and _connected publishes the board's connection through self.client
         self.client = mqtt.connect(
             self.room, board, on_connect=self._connected, on_message=self._want,
             on_disconnect=self._disconnected,
             will=(self._topic(hall_link.CONN), json.dumps({"on": False, "why": "the bridge's "
-                                                           "connection died"})))
+                                                           "connection died"})), start=False)
         early, self.early = self.early, []
         for r, text in early:                # queued by the client until it is connected
             self._publish(r[0], text, r[1], r[2])
+        self.client.loop_start()
 
     # -- the hall's side ------------------------------------------------------------------------
     def _topic(self, kind):

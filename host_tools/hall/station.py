@@ -106,6 +106,7 @@ class BoardState:
         self.rejected = 0
         self.kid = None
         self.view_key = None
+        self.rev = 0            # the station's change count when this board last changed
 
 
 class Station:
@@ -122,6 +123,9 @@ class Station:
         self.counts = {"lines": 0, "accepted": 0, "duplicates": 0, "rejected": 0, "conflicts": 0,
                        "wants": 0, "games_complete": 0, "games_broken": 0, "messages": 0}
         self.listeners = []
+        # every change of a board gets a larger number, past those of an earlier run of the
+        # station: a page keeps the newest of what its stream and its snapshot bring
+        self._rev = int(time.time() * 1000)
         self.why = {}                   # wants sent, by what made the station ask
         self.connected = False
         self._macs = {}
@@ -135,9 +139,12 @@ class Station:
     def start(self):
         if self.use_client:
             # a persistent session: what comes while the station reconnects waits for it
+            # kept before its network thread starts: the callbacks publish through it
             self._client = mqtt.connect(self.room, STATION, on_connect=self._connected,
                                         on_message=self._message,
-                                        on_disconnect=self._disconnected, clean=False)
+                                        on_disconnect=self._disconnected, clean=False,
+                                        start=False)
+            self._client.loop_start()
         self._thread = threading.Thread(target=self._clock, name="station-clock", daemon=True)
         self._thread.start()
         return self
@@ -533,6 +540,8 @@ class Station:
         return m
 
     def _changed(self, st):
+        self._rev += 1
+        st.rev = self._rev
         if any("board" in kinds for _q, kinds in self.listeners):
             self._broadcast({"t": "board", "board": views.glance(st, time.time()),
                              "counts": dict(self.counts)})

@@ -79,7 +79,7 @@ def glance(st, now):
             "silent": silent, "seen": st.seen, "needs": needs, "rejected": st.rejected,
             "games": counts, "serial": game.serial if game else None,
             "lines": game.next if game else 0,
-            "authenticated": game.authenticated if game else None}
+            "authenticated": game.authenticated if game else None, "rev": st.rev}
 
 
 def move(ev):

@@ -55,6 +55,13 @@ function card(b) {
   if (b.rejected) html("div", { class: "alert" }, c, `${b.rejected} line(s) rejected`);
 }
 
+// The stream and a snapshot travel apart: a snapshot taken before the stream's latest news of
+// a board may arrive after it, and must not put the board back as it was.
+function newer(b) {
+  const had = hall.boards[b.id];
+  return !had || !(had.rev > b.rev);
+}
+
 function renderCounts(s) {
   const c = s.counts;
   $("counts").textContent = `${s.boards.length} boards · lines ${c.accepted} kept, ${c.duplicates} duplicates, ${c.rejected} rejected · games ${c.games_complete} complete, ${c.games_broken} broken · ${c.wants} asked again`;
@@ -67,7 +74,7 @@ function refresh() {
     hall.round = s.round;
     hall.reports = s.reports;
     renderCounts(s);
-    for (const b of s.boards) { hall.boards[b.id] = b; card(b); }
+    for (const b of s.boards) if (newer(b)) { hall.boards[b.id] = b; card(b); }
     renderReports();
   });
 }
@@ -161,6 +168,7 @@ function listen() {
   es.onmessage = (e) => {
     const msg = JSON.parse(e.data);
     if (msg.t === "board") {
+      if (!newer(msg.board)) return;
       hall.boards[msg.board.id] = msg.board;
       renderCounts({ counts: msg.counts, boards: Object.values(hall.boards) });
       card(msg.board);
