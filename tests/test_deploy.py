@@ -113,3 +113,21 @@ def test_a_fresh_board_gets_no_simulation_module(fake_board, capsys):
     edges = test_imports.graph()
     naming = {m for m in modules if any(test_imports.within(t, "firmware.sim") for t in edges[m])}
     assert naming <= SIM_ON_A_PC_ONLY, naming - SIM_ON_A_PC_ONLY
+
+
+def test_the_test_tree_drops_the_bytecode_of_a_module_whose_source_is_gone(tmp_path):
+    """host_tools.device.mpytree: a module deleted from firmware/ must not stay importable in
+    the .mpy tree the MicroPython tests run (it would hide the import that now fails)."""
+    from host_tools.device import mpytree
+    pkg = tmp_path / "firmware"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "kept.py").write_text("X = 1\n")
+    (pkg / "gone.py").write_text("Y = 2\n")
+    (tmp_path / "hardware").mkdir()
+    tree = mpytree.build(str(tmp_path), "tree")
+    assert sorted(os.listdir(os.path.join(tree, "firmware"))) == ["__init__.mpy", "gone.mpy",
+                                                                   "kept.mpy"]
+    (pkg / "gone.py").unlink()
+    mpytree.build(str(tmp_path), "tree")
+    assert sorted(os.listdir(os.path.join(tree, "firmware"))) == ["__init__.mpy", "kept.mpy"]

@@ -46,6 +46,7 @@ def build(root=REPO_ROOT, tree=TREE):
                 src = os.path.join(folder, fn)
                 rel = os.path.relpath(src, root).replace(os.sep, "/")
                 _compile(src, os.path.join(out, rel[:-3] + ".mpy"), source_name(rel), root)
+    _prune(root, out)
     link = os.path.join(out, "hardware")
     if not os.path.exists(link):
         try:
@@ -53,6 +54,21 @@ def build(root=REPO_ROOT, tree=TREE):
         except FileExistsError:         # another process made it meanwhile
             pass
     return out
+
+
+def _prune(root, out):
+    """Remove the .mpy of every module whose source is gone: a module deleted (or moved) in
+    firmware/ must not stay importable in the tree and hide the import that now fails."""
+    for folder, _dirs, files in os.walk(os.path.join(out, "firmware")):
+        for fn in files:
+            if fn.endswith(".mpy"):
+                mpy = os.path.join(folder, fn)
+                rel = os.path.relpath(mpy, out)
+                if not os.path.exists(os.path.join(root, rel[:-4] + ".py")):
+                    try:
+                        os.remove(mpy)
+                    except FileNotFoundError:       # another process pruned it meanwhile
+                        pass
 
 
 def firmware_command(heap=HEAP, args=()):
