@@ -23,8 +23,8 @@ _Q = const(4)          # levels and baselines are kept in 1/16 ADC code (12.4 fi
 
 # The viper kernel's registers: the SIO (GPIO_OUT_XOR at +0x1C) and the ADC (datasheet 4.9.6:
 # CS at +0 with EN bit 0, START_ONCE bit 2, READY bit 8, AINSEL bits 12-14; RESULT at +4;
-# +0x2000 is CS's atomic set alias, so a start leaves AINSEL and EN as they are).
-RP2040_REGS = (0xD0000000, 0x4004C000)
+# +0x2000 is CS's atomic set alias, so a start leaves AINSEL and EN as they are): (SIO, ADC) bases
+# in rp2_kernel.
 # Multiplexer settle between the select write and the conversion start, in turns of the
 # kernel's countdown loop: 16 turns ~ 1 us at 125 MHz (an estimate of ~8 cycles per turn on the
 # Cortex-M0+; 74HC4067 switching at 3.3 V is a few hundred ns). Confirm on a board.
@@ -32,7 +32,7 @@ SETTLE_LOOPS = 16
 _BIN = const(10)       # _bad_bins: which 1024-unit (64-code) bins a bad code's guard band touches
 
 
-EMPTY = 0
+_EMPTY = const(0)
 _BLACK_FLAG = const(4)  # state: 0 empty, else the level (1..3) | 4 when Black
 _NONE = const(255)      # no neighbour
 
@@ -51,7 +51,7 @@ def rp2_kernel(adc):
     except (ImportError, SyntaxError, MemoryError):
         return None, None
     adc.read_u16()
-    return analog_viper, RP2040_REGS
+    return analog_viper, (0xD0000000, 0x4004C000)
 
 
 class AnalogScanner:
@@ -126,31 +126,18 @@ class AnalogScanner:
         self.state = bytearray(n)
         self.hi = array("H", [0] * n)      # the band of the slot's current state
         self.lo = array("H", [0] * n)
-        # select word changes: going from slot s-1 (or n-1 for s = 0) to s, shifted to the pins
-        self.step_xor = array("I", [((s - 1 if s else n - 1) ^ s) << sel_base for s in range(n)])
         self._selected = 0
         self._next = 0
         self._drift_slot = 0
         self.kernel = kernel
         if kernel is not None:
-            self._sio, self._adc = regs
-            # the kernel's parameters (analog_viper.scan's p): first, end, filter shift, (unused
-            # x2), settle turns, conversions timed out; drift slot (0xFFFF: drift step in
-            # Python), rails, drift shift, empty band, step deferred
-            self._kp = array("i", [0, 0, filter_shift, 0, 0, settle, 0, 0xFFFF,
-                                   self.rail_low, self.rail_high, drift_shift, self.on, 0])
-            self.changed = array("H", [0] * n)      # slots that left their band, (slot << 2) | 1|2
-            self._scan_range = self._scan_range_kernel
-            if self.per_scan == n:                  # the whole board per call: the kernel
-                self._kp[1] = n                     # also does the usual drift step
-                self._kp[7] = 0
-                self.scan = self._scan_board
+            kernel.attach(self, regs, settle)       # the kernel's arrays, scan and _scan_range
         for s in range(n):
             self.set_baseline(s, zero_code << _Q)
 
-    def _clear_of_bad(self, t, away):
+    def _clear_of_bad(self, t, v):
         """Move threshold t (1/16 code) out of the guard band around a bad ADC code, in
-        direction ``away`` (+1 up, -1 down), so noise there cannot make the decision stick."""
+        direction ``v`` (+1 up, -1 down), so noise there cannot make the decision stick."""
         i = t >> _BIN
         if 0 <= i < 64 and not self._bad_bins[i]:    # no guard band near: the usual case
             return t
@@ -158,12 +145,12 @@ class AnalogScanner:
         for code in self.bad_codes:
             c = code << _Q
             if c - g <= t <= c + g:
-                return c + g + 1 if away > 0 else c - g - 1
+                return c + g + 1 if v > 0 else c - g - 1
         return t
 
     def thresholds(self, s, occupied):
         """(hi, lo) band of slot s empty (occupied False) or holding its present state."""
-        self._set_band(s, self.state[s] if occupied else EMPTY)
+        self._set_band(s, self.state[s] if occupied else _EMPTY)
         return self.hi[s], self.lo[s]
 
     def _edge(self, s, k):
@@ -171,17 +158,18 @@ class AnalogScanner:
         r = self.ratios
         return self.unit[s] * (r[k - 1] + r[k]) >> 9
 
-    def _set_band(self, s, st):
+    def _set_band(self, s, v):
+        """Set slot s's band for state v."""
         base = self.baseline[s]
-        if st == EMPTY:
+        if v == _EMPTY:
             hi = base + self.on
             lo = base - self.on
         else:
-            lv = st & 3
+            lv = v & 3
             h = self.unit[s] * self.hyst >> 8
             low = self.off if lv == 1 else self._edge(s, lv - 1) - h
             high = self._edge(s, lv) + h if lv < self.levels else 0x10000
-            if ((st & _BLACK_FLAG) == 0) == self.white_below:      # this colour reads below
+            if ((v & _BLACK_FLAG) == 0) == self.white_below:       # this colour reads below
                 hi = base - low
                 lo = base - high
             else:
@@ -197,22 +185,22 @@ class AnalogScanner:
         self.hi[s] = hi if 0 <= hi < 0xFFFF else 0xFFFF if hi > 0 else 0
         self.lo[s] = lo if 0 < lo <= 0xFFFF else 0 if lo <= 0 else 0xFFFF
 
-    def classify(self, s, lv):
-        """The state a filtered level ``lv`` of slot s reads as, without hysteresis: 0 empty,
+    def classify(self, s, v):
+        """The state a filtered level ``v`` of slot s reads as, without hysteresis: 0 empty,
         else the stack level | 4 for Black."""
-        d = lv - self.baseline[s]
+        d = v - self.baseline[s]
         m = d if d >= 0 else -d
         if m <= self.on:
-            return EMPTY
+            return _EMPTY
         k = 1
         while k < self.levels and m > self._edge(s, k):
             k += 1
         return k | (_BLACK_FLAG if (d > 0) == self.white_below else 0)
 
-    def set_baseline(self, s, base):
-        """Set slot s's zero-field level (1/16 code, without the neighbours' crosstalk) and its
-        band."""
-        self.baseline[s] = base + self.xoff[s]
+    def set_baseline(self, s, v):
+        """Set slot s's zero-field level ``v`` (1/16 code, without the neighbours' crosstalk) and
+        its band."""
+        self.baseline[s] = v + self.xoff[s]
         self._set_band(s, self.state[s])
 
     def select(self, s):
@@ -224,148 +212,74 @@ class AnalogScanner:
         self.select(s)
         return self.adc_read() >> 4
 
+    # calibration: rare work, in a feature module loaded for the call (analog_cal)
     def calibrate(self, samples=16):
         """With the board empty: average ``samples`` readings per slot into its baseline."""
-        for s in range(self.n):
-            total = 0
-            for _ in range(samples):
-                total += self.read_code(s)
-            base = (total << _Q) // samples
-            self.level[s] = base
-            self.state[s] = EMPTY
-            self.xoff[s] = 0
-            self.set_baseline(s, base)
-        for b in range(len(self.raw)):
-            self.raw[b] = 0
-        for b in range(self.nbytes):
-            self.faults[b] = 0
-        self.fault_changed = True
+        _cal("calibrate", self, samples)
 
     def calibrate_units(self, samples=16):
         """With one checker of one colour on every slot, after ``calibrate``: each sensor's
-        single-checker signal, the unit its level thresholds scale with (the sensor's gain),
-        net of the crosstalk of the checkers on its neighbours."""
-        xt = self.crosstalk
-        for s in range(self.n):
-            total = 0
-            for _ in range(samples):
-                total += self.read_code(s)
-            d = ((total << _Q) // samples) - (self.baseline[s] - self.xoff[s])
-            d = d if d >= 0 else -d
-            if xt is not None:
-                f = 256
-                for i in range(4):
-                    if self.nbr[4 * s + i] != _NONE:
-                        x = xt[i >> 1][0]
-                        f += x - 256 if x > 127 else x
-                d = d * 256 // f
-            if d > self.on:
-                self.unit[s] = d if d < 0xFFFF else 0xFFFF
-            self._set_band(s, self.state[s])
+        single-checker signal (its gain)."""
+        _cal("calibrate_units", self, samples)
 
     def calibration(self):
         """The baselines (without crosstalk) and units as bytes (to store on flash)."""
-        base = array("H", self.baseline)
-        for s in range(self.n):
-            base[s] -= self.xoff[s]
-        return bytes(base) + bytes(self.unit)
+        return _cal("calibration", self)
 
     def load_calibration(self, data):
         """Baselines, then (when present) units, as ``calibration`` gives them."""
-        vals = array("H", data)
-        n = self.n
-        for s in range(min(n, len(vals))):
-            self.level[s] = vals[s]
-            if len(vals) >= 2 * n:
-                self.unit[s] = vals[n + s]
-            self.set_baseline(s, vals[s])
+        _cal("load_calibration", self, data)
 
     def scan(self):
         """Read the next ``per_scan`` slots; returns ``raw`` (occupancy bytes, then Black bytes)."""
         s = self._next
-        if self._selected != (s - 1 if s else self.n - 1):
-            self.select(s - 1 if s else self.n - 1)
-        self._next = self._scan(s, self.per_scan)
-        self._selected = self._next - 1 if self._next else self.n - 1
+        n = self.n
+        if self._selected != (s - 1 if s else n - 1):
+            self.select(s - 1 if s else n - 1)
+        end = s + self.per_scan              # (wrapping)
+        if end <= n:
+            self._scan_range(s, end)
+            s = 0 if end == n else end
+        else:
+            self._scan_range(s, n)
+            self._scan_range(0, end - n)
+            s = end - n
+        self._next = s
+        self._selected = s - 1 if s else n - 1
         self._track_drift()
         return self.raw
 
-    def _scan(self, s, count):
-        """Read ``count`` slots from slot s on (wrapping); returns the next slot."""
-        n = self.n
-        end = s + count
-        if end <= n:
-            self._scan_range(s, end)
-            return 0 if end == n else end
-        self._scan_range(s, n)
-        self._scan_range(0, end - n)
-        return end - n
-
     def _scan_range(self, first, end):
         mem32 = self.mem32
-        step_xor = self.step_xor
+        sel = self.sel_base
+        t = first - 1 if first else self.n - 1       # the slot selected before
         adc_read = self.adc_read
         fshift = self.filter_shift
         level = self.level
         hi = self.hi
         lo = self.lo
         for s in range(first, end):
-            mem32[_SIO_GPIO_OUT_XOR] = step_xor[s]
+            mem32[_SIO_GPIO_OUT_XOR] = (t ^ s) << sel
+            t = s
             lv = level[s]
             lv += (adc_read() - lv) >> fshift
             level[s] = lv
             if lv > hi[s] or lv < lo[s]:
                 self._change(s, lv)
 
-    def _scan_range_kernel(self, first, end):
-        """``_scan_range`` by the viper kernel; ``_change`` runs after it for the slots that
-        changed (same results: a slot's reading does not depend on other slots' states)."""
-        p = self._kp
-        p[0] = first
-        p[1] = end
-        c = self.kernel.scan(self.step_xor, self.level, self.hi, self.lo, self.state,
-                             self.changed, self.baseline, self.faults, self._bad_bins, p,
-                             self._sio, self._adc)
-        if c:
-            self._changes(c)
-
-    def _scan_board(self):
-        """``scan`` when the kernel reads the whole board per call (the RP2040's case); the
-        kernel does the drift step too, unless it is a rare case (p[12]): then ``_track_drift``."""
-        if self._selected != self.n - 1:
-            self.select(self.n - 1)
-        p = self._kp
-        c = self.kernel.scan(self.step_xor, self.level, self.hi, self.lo, self.state,
-                             self.changed, self.baseline, self.faults, self._bad_bins, p,
-                             self._sio, self._adc)
-        if c:
-            self._changes(c)
-        if p[12]:
-            self._drift_slot = p[7]
-            self._track_drift()
-            p[7] = self._drift_slot
-        return self.raw
-
-    def _changes(self, c):
-        changed = self.changed
-        level = self.level
-        for i in range(c):
-            s = changed[i] >> 2
-            self._change(s, level[s])
-
     def adc_timeouts(self):
         """Conversions the viper kernel gave up waiting for (0 on the Python path)."""
         return self._kp[6] if self.kernel is not None else 0
 
-    def _change(self, s, lv):
-        """Slot s left its band: read its new state, set its band, its raw bits and its
-        neighbours' crosstalk."""
-        was = self.state[s]
-        st = self.classify(s, lv)
-        if st != was:
+    def _change(self, s, v):
+        """Slot s left its band (its level ``v``): read its new state, set its band, its raw bits
+        and its neighbours' crosstalk."""
+        old = self.state[s]
+        st = self.classify(s, v)
+        if st != old:
             self.state[s] = st
             if self.crosstalk is not None:
-                self._neighbours(s, was, st)
+                self._neighbours(s, old, st)
             b = s >> 3
             m = 1 << (s & 7)
             raw = self.raw
@@ -382,20 +296,20 @@ class AnalogScanner:
             else:
                 raw[c] &= ~m
         self._set_band(s, st)
-        self._check_rail(s, lv)
+        self._check_rail(s, v)
 
-    def _field(self, st, kind, unit):
-        """What a stack in state ``st`` adds to a ``kind`` neighbour with that ``unit`` (1/16
+    def _field(self, v, kind, u):
+        """What a stack in state ``v`` adds to a ``kind`` neighbour whose unit is ``u`` (1/16
         code, signed as the reading moves)."""
-        if st == EMPTY:
+        if v == _EMPTY:
             return 0
-        x = self.crosstalk[kind][(st & 3) - 1]
+        x = self.crosstalk[kind][(v & 3) - 1]
         if x > 127:
             x -= 256
-        v = unit * x >> 8
-        return v if ((st & _BLACK_FLAG) != 0) == self.white_below else -v
+        x = u * x >> 8
+        return x if ((v & _BLACK_FLAG) != 0) == self.white_below else -x
 
-    def _neighbours(self, s, was, st):
+    def _neighbours(self, s, old, v):
         nbr = self.nbr
         for i in range(4):
             t = nbr[4 * s + i]
@@ -403,16 +317,16 @@ class AnalogScanner:
                 continue
             kind = i >> 1
             u = self.unit[t]
-            d = self._field(st, kind, u) - self._field(was, kind, u)
+            d = self._field(v, kind, u) - self._field(old, kind, u)
             if d:
                 self.xoff[t] += d
                 self.baseline[t] += d
                 self._set_band(t, self.state[t])
 
-    def _check_rail(self, s, lv):
+    def _check_rail(self, s, v):
         b = s >> 3
         m = 1 << (s & 7)
-        railed = lv < self.rail_low or lv > self.rail_high
+        railed = v < self.rail_low or v > self.rail_high
         if railed != bool(self.faults[b] & m):
             self.faults[b] ^= m
             self.fault_changed = True
@@ -424,13 +338,23 @@ class AnalogScanner:
         lv = self.level[s]
         if lv < self.rail_low or lv > self.rail_high or self.faults[s >> 3]:
             self._check_rail(s, lv)                  # nothing to do when in range, no fault
-        if self.state[s] == EMPTY:
+        if self.state[s] == _EMPTY:
             base = self.baseline[s]
             step = (lv - base) >> self.drift_shift
             if step == 0 and lv != base:
                 step = 1 if lv > base else -1
             if step:
                 self.baseline[s] = base + step
-                self._set_band(s, EMPTY)
+                self._set_band(s, _EMPTY)
         s += 1
         self._drift_slot = 0 if s == self.n else s
+
+
+def _cal(fn, *args):
+    """``fn(*args)`` of firmware.drivers.analog_cal, a feature module dropped again after the
+    call (firmware.board's load/drop): its code takes RAM only meanwhile."""
+    from firmware.board import load, drop
+    try:
+        return getattr(load("firmware.drivers.analog_cal"), fn)(*args)
+    finally:
+        drop("firmware.drivers.analog_cal")

@@ -8,8 +8,11 @@ when this module is imported (on the RP2040, and by tests and benchmarks on the 
 code always fits the CPU that runs it. Compiling costs a few kilobytes of heap once, at start-up.
 Never imported under CPython. Its pure-Python twin is `AnalogScanner._scan_range`, which the host
 (simulator, browser board, tests) runs; the two must give identical levels, states and changes
-(tests/test_drivers_analog_kernel.py).
+(tests/test_drivers_analog_kernel.py). ``attach`` puts a scanner on the kernel (the scanner's
+kernel-only code lives here, so the host's scanner does not carry it).
 """
+
+from array import array
 
 _KERNEL = '''
 import micropython
@@ -146,3 +149,62 @@ def scan(step_xor: ptr32, level: ptr16, hi: ptr16, lo: ptr16, state: ptr8, chang
 
 exec(_KERNEL, globals())      # defines scan()
 del _KERNEL
+
+
+def attach(sc, regs, settle):
+    """Make the AnalogScanner ``sc`` read its slots with ``scan`` on the registers ``regs`` =
+    (SIO base, ADC base), ``settle`` countdown turns per slot (AnalogScanner.__init__ calls
+    this when given this module as its kernel): its ``_scan_range``, and its ``scan`` when it
+    reads the whole board per call (the RP2040's case: the kernel then does the drift step too)."""
+    n = sc.n
+    sc._sio, sc._adc = regs
+    # select word changes: going from slot s-1 (or n-1 for s = 0) to s, shifted to the pins
+    sc.step_xor = array("I", [((s - 1 if s else n - 1) ^ s) << sc.sel_base for s in range(n)])
+    # the kernel's parameters (scan's p): first, end, filter shift, (unused x2), settle turns,
+    # conversions timed out; drift slot (0xFFFF: drift step in Python), rails, drift shift,
+    # empty band, step deferred
+    sc._kp = array("i", [0, 0, sc.filter_shift, 0, 0, settle, 0, 0xFFFF, sc.rail_low,
+                         sc.rail_high, sc.drift_shift, sc.on, 0])
+    sc.changed = array("H", [0] * n)        # slots that left their band, (slot << 2) | 1|2
+    sc._scan_range = lambda first, end: _range(sc, first, end)
+    if sc.per_scan == n:
+        sc._kp[1] = n
+        sc._kp[7] = 0
+        sc.scan = lambda: _board(sc)
+
+
+def _range(sc, first, end):
+    """``AnalogScanner._scan_range`` by the kernel; ``_change`` runs after it for the slots that
+    changed (same results: a slot's reading does not depend on other slots' states)."""
+    p = sc._kp
+    p[0] = first
+    p[1] = end
+    c = scan(sc.step_xor, sc.level, sc.hi, sc.lo, sc.state, sc.changed,  # noqa: F821 (exec'd)
+             sc.baseline, sc.faults, sc._bad_bins, p, sc._sio, sc._adc)
+    if c:
+        _changes(sc, c)
+
+
+def _board(sc):
+    """``AnalogScanner.scan`` of the whole board by the kernel, the drift step included unless
+    it is a rare case (p[12]): then ``_track_drift``."""
+    if sc._selected != sc.n - 1:
+        sc.select(sc.n - 1)
+    p = sc._kp
+    c = scan(sc.step_xor, sc.level, sc.hi, sc.lo, sc.state, sc.changed,  # noqa: F821 (exec'd)
+             sc.baseline, sc.faults, sc._bad_bins, p, sc._sio, sc._adc)
+    if c:
+        _changes(sc, c)
+    if p[12]:
+        sc._drift_slot = p[7]
+        sc._track_drift()
+        p[7] = sc._drift_slot
+    return sc.raw
+
+
+def _changes(sc, c):
+    changed = sc.changed
+    level = sc.level
+    for i in range(c):
+        s = changed[i] >> 2
+        sc._change(s, level[s])

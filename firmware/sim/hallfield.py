@@ -15,74 +15,78 @@ neighbour's changes.
 import math
 from array import array
 
-MAGNETS = 62          # 0..29: the checkers; 30..61: loose magnets (tests' set_slot/set_zone)
-LOOSE = 30
+# Magnets: 0..29 the checkers, 30..61 loose ones (tests' set_slot/set_zone). A stack position's
+# byte in ``ids``: the magnet's id, | 0x40 for a Black checker (south up); 255: none.
+# The model's parameters, in one array of doubles (``p``): 0-3 a magnet's nominal Br (T),
+# thickness and seat depth, the checker's thickness (mm); 4-7 their tolerances; 8-10 the
+# sensor's tolerances (gain %, zero offset in codes, depth mm); 11-12 the placement tolerances of
+# a bottom and a stacked checker (mm); 13 the magnet's radius, 14 the sensors' depth (mm); from 15
+# per level the lateral factor (/mm^2), then the crosstalk along, then across (mT). board.json's
+# keys are read through constant tuples, whose strings MicroPython does not intern: the simulator
+# adds fewer names to the firmware's (plain numbers, no const(): this module runs on CPython too).
 
 
 class HallField:
-    """Mean ADC code per slot from the stacks on it and beside it (cached until they change)."""
+    """Mean ADC code per slot (``mean``) from the stacks on it and beside it (cached until they
+    change)."""
 
     def __init__(self, cfg, seed=1):
         a = cfg.analog
         st = a["stack"]
         self.n = n = cfg.n_slots
-        self.levels = st["levels"]
+        self.levels = k = st["levels"]
         self.l1 = st["levels_mT"][0]          # one checker's field (mT)
         self.per_mt = a["sensitivity_mv_mt"] * 4095 / a["adc_mv"]     # codes per mT (signed)
         if a["white"] != "below":
             self.per_mt = -self.per_mt
-        m = st["magnet"]
-        self.radius = m["diameter_mm"] / 2.0
-        self.depth = st["sensor_depth_mm"]
-        self.lat = st["lateral_per_mm2"]
-        self.xt = (st["crosstalk_mT"]["along"], st["crosstalk_mT"]["across"])
-        tol = st["tolerances"]
-        self.noise = tol["noise_codes"]
+        p = array("d")
+        for key, names in (("magnet", ("br_t", "thickness_mm", "seat_mm")),
+                           ("checker", ("thickness_mm",)),
+                           ("tolerances", ("br_t", "thickness_mm", "seat_mm", "checker_mm",
+                                           "gain_pct", "offset_codes", "depth_mm",
+                                           "placement_mm", "stack_mm"))):
+            d = st[key]
+            for x in names:
+                p.append(d[x])
+        self.noise = d["noise_codes"]         # (d: the tolerances)
+        p.append(st["magnet"]["diameter_mm"] / 2.0)
+        p.append(st["sensor_depth_mm"])
+        for key in ("lateral_per_mm2", "along", "across"):     # the last two: crosstalk_mT's
+            d = st.get(key) or st["crosstalk_mT"][key]
+            for j in range(k):
+                p.append(d[j])
+        self.p = p
         self.nbr = cfg.neighbours()
         self._x = (seed * 2654435761 + 7) & 0x7FFFFFFF or 1
         self.seed = seed
-        self.mag = m
-        self.ct0 = st["checker"]["thickness_mm"]
-        self.tol = tol
-        self.place_tol = (tol["placement_mm"], tol["stack_mm"])
-        k = self.levels
         self.lev = bytearray(n)              # checkers on the slot's stack
-        self.ids = bytearray(b"\xff" * (k * n))   # magnet id per stack position
-        self.side = bytearray(k * n)         # 1 White, 2 Black per stack position
+        self.ids = bytearray(b"\xff" * (k * n))   # magnet id | 0x40 if Black, per stack position
         self.r2 = bytearray(k * n)           # lateral offset squared, 0.1 mm^2
         self.mean = array("h", [0] * n)     # codes off the nominal zero, no noise
         self._nx = self._x
         for i in range(n):
             self.refresh(i)
 
-    def _uniform(self, half):
-        """A uniform draw in [-half, half] (31-bit LCG)."""
-        self._x = (self._x * 1103515245 + 12345) & 0x7FFFFFFF
-        return half * ((self._x >> 7) / 8388607.5 - 1.0)
-
-    def _drawn(self, key, i, half):
-        """The tolerance draw ``i`` of a magnet or sensor ``key``: uniform in [-half, half],
-        the same every time (a hash of the seed, key and i: nothing stored)."""
+    def _drawn(self, key, i, t):
+        """The tolerance draw ``i`` of a magnet or sensor ``key``: uniform in [-t, t], the same
+        every time (a hash of the seed, key and i: nothing stored)."""
         x = (self.seed * 2654435761 + key * 40503 + i * 9973 + 12345) & 0x7FFFFFFF
         for _ in range(3):
             x = (x * 1103515245 + 12345) & 0x7FFFFFFF
-        return half * ((x >> 7) / 8388607.5 - 1.0)
+        return t * ((x >> 7) / 8388607.5 - 1.0)
 
-    def magnet(self, mid):
-        """(Br in T, thickness, seat depth, checker thickness in mm) of magnet ``mid``."""
-        m = self.mag
-        t = self.tol
-        k = 1000 + mid
-        return (m["br_t"] + self._drawn(k, 0, t["br_t"]),
-                m["thickness_mm"] + self._drawn(k, 1, t["thickness_mm"]),
-                m["seat_mm"] + self._drawn(k, 2, t["seat_mm"]),
-                self.ct0 + self._drawn(k, 3, t["checker_mm"]))
+    def magnet(self, i):
+        """(Br in T, thickness, seat depth, checker thickness in mm) of magnet ``i``."""
+        p = self.p
+        k = 1000 + i
+        return (p[0] + self._drawn(k, 0, p[4]), p[1] + self._drawn(k, 1, p[5]),
+                p[2] + self._drawn(k, 2, p[6]), p[3] + self._drawn(k, 3, p[7]))
 
     def sensor(self, s):
         """(gain factor, zero offset in codes, depth error in mm) of the sensor under slot s."""
-        t = self.tol
-        return (1.0 + self._drawn(s, 0, t["gain_pct"]) / 100.0, self._drawn(s, 1, t["offset_codes"]),
-                self._drawn(s, 2, t["depth_mm"]))
+        p = self.p
+        return (1.0 + self._drawn(s, 0, p[8]) / 100.0, self._drawn(s, 1, p[9]),
+                self._drawn(s, 2, p[10]))
 
     def noise_code(self):
         """Noise of one conversion: a sum of three uniforms (close to normal), std ``noise``
@@ -107,20 +111,23 @@ class HallField:
         for j in range(k):
             i = base + j
             if j < n:
-                mid = ids[j] if ids is not None else None
-                if mid is None:
-                    mid = LOOSE + (s * k + j) % (MAGNETS - LOOSE)
-                if self.ids[i] != mid or self.side[i] != sides[j] or j >= self.lev[s]:
-                    t = self.place_tol[0 if j == 0 else 1]
-                    x = self._uniform(t)
-                    y = self._uniform(t)
-                    r2 = int((x * x + y * y) * 10)
+                m = ids[j] if ids is not None else None
+                if m is None:
+                    m = 30 + (s * k + j) % 32           # a loose magnet
+                if sides[j] == 2:
+                    m |= 0x40
+                if self.ids[i] != m or j >= self.lev[s]:
+                    t = self.p[11 if j == 0 else 12]
+                    r2 = 0.0
+                    for _ in range(2):                 # x, then y: uniform in [-t, t]
+                        self._x = (self._x * 1103515245 + 12345) & 0x7FFFFFFF
+                        x = t * ((self._x >> 7) / 8388607.5 - 1.0)
+                        r2 += x * x
+                    r2 = int(r2 * 10)
                     self.r2[i] = r2 if r2 < 255 else 255
-                self.ids[i] = mid
-                self.side[i] = sides[j]
+                self.ids[i] = m
             else:
                 self.ids[i] = 255
-                self.side[i] = 0
         self.lev[s] = n
         self.refresh(s)
         nbr = self.nbr
@@ -129,42 +136,37 @@ class HallField:
             if t != 255:
                 self.refresh(t)
 
-    def _own(self, s):
-        """Field (mT; White's polarity counted positive) of slot s's own stack at its sensor."""
+    def refresh(self, s):
+        """Compute slot s's mean code (when its stack or a neighbour's changed): the field (mT;
+        White's polarity counted positive) of its own stack at its sensor, plus the crosstalk
+        the neighbouring slots' stacks put on it."""
         k = self.levels
-        h = self.depth + self.sensor(s)[2]
+        p = self.p
+        gain, zero, h = self.sensor(s)
+        h += p[14]
         total = 0.0
-        rad2 = self.radius * self.radius
+        rad2 = p[13] * p[13]
         for j in range(self.lev[s]):
             i = s * k + j
-            br, length, seat, thick = self.magnet(self.ids[i])
+            m = self.ids[i]
+            br, length, seat, thick = self.magnet(m & 0x3F)
             lo = h + seat
             hi = lo + length
             b = br * 500.0 * (hi / math.sqrt(hi * hi + rad2) - lo / math.sqrt(lo * lo + rad2))
-            b *= 1.0 - self.lat[j] * self.r2[i] / 10.0
-            total += b if self.side[i] == 1 else -b
+            b *= 1.0 - p[15 + j] * self.r2[i] / 10.0
+            total += -b if m & 0x40 else b
             h += thick
-        return total
-
-    def _beside(self, s):
-        """Crosstalk (mT) the neighbouring slots' stacks put on slot s's sensor."""
         nbr = self.nbr
-        total = 0.0
-        k = self.levels
+        beside = 0.0
         for j in range(4):
             t = nbr[4 * s + j]
             if t == 255:
                 continue
             lev = self.lev[t]
             if lev:
-                x = self.xt[j >> 1][lev - 1]
-                total += x if self.side[t * k] == 1 else -x
-        return total
-
-    def refresh(self, s):
-        """Compute slot s's mean code (when its stack or a neighbour's changed)."""
-        gain, zero, _ = self.sensor(s)
-        v = zero + gain * self.per_mt * (self._own(s) + self._beside(s))
+                x = p[15 + k * (1 + (j >> 1)) + lev - 1]
+                beside += -x if self.ids[t * k] & 0x40 else x
+        v = zero + gain * self.per_mt * (total + beside)
         self.mean[s] = int(v + 0.5) if v >= 0 else -int(0.5 - v)
 
     def code(self, s):

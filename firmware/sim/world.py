@@ -300,7 +300,7 @@ class SimWorld:
             if any(self.lev):            # checkers on the board: set them aside meanwhile
                 keep = (bytes(self.lev), bytes(self.col))
                 if f is not None:
-                    keep += (bytes(f.lev), bytes(f.ids), bytes(f.side), bytes(f.r2))
+                    keep += (bytes(f.lev), bytes(f.ids), bytes(f.r2))
             for s in range(n):
                 self.set_stack(s, ())
             scanner.calibrate(8)
@@ -316,8 +316,7 @@ class SimWorld:
                 if f is not None:
                     f.lev[:] = keep[2]
                     f.ids[:] = keep[3]
-                    f.side[:] = keep[4]
-                    f.r2[:] = keep[5]
+                    f.r2[:] = keep[4]
                     for s in range(n):
                         f.refresh(s)
         return self._factory
