@@ -3,7 +3,6 @@
 import gc
 import json
 import sys
-import binascii
 
 from firmware.board.session import Session, P0, P1, MENU
 from firmware.drivers.dice import DiceFault
@@ -135,8 +134,7 @@ class App:
         self.dirty = False
         if self.view.render(self.session, now, self.hwfaults.code()) and self.sim is not None \
                 and self.sim.led_lines:
-            rgb = self.hw.sim.led_frame()
-            self.write('{"t": "leds", "rgb": "%s"}' % binascii.hexlify(rgb).decode())
+            self.write(self.hw.sim.led_frame(True))
 
     def _raw_events(self, counts):
         last = self._last

@@ -9,12 +9,18 @@ from firmware.sim import neopixel as sim_neopixel
 from firmware.sim import rp2 as sim_rp2
 from firmware.sim.flash import PowerCut, SimFlash
 
-_SIO_GPIO_IN = 0xD0000004
-_SIO_GPIO_OUT = 0xD0000010
-_SIO_GPIO_OUT_SET = 0xD0000014
-_SIO_GPIO_OUT_CLR = 0xD0000018
-_SIO_GPIO_OUT_XOR = 0xD000001C
-_ROSC_RANDOMBIT = 0x4006001C
+try:
+    from micropython import const
+except ImportError:  # CPython without the sim stand-ins
+    def const(x):
+        return x
+
+_SIO_GPIO_IN = const(0xD0000004)
+_SIO_GPIO_OUT = const(0xD0000010)
+_SIO_GPIO_OUT_SET = const(0xD0000014)
+_SIO_GPIO_OUT_CLR = const(0xD0000018)
+_SIO_GPIO_OUT_XOR = const(0xD000001C)
+_ROSC_RANDOMBIT = const(0x4006001C)
 
 
 class _MachineView:
@@ -408,17 +414,27 @@ class SimWorld:
         if self.on_led_frame is not None:
             self.on_led_frame(self.led_frame())
 
-    def led_frame(self):
-        """What the strip shows, RGB per LED in strip order (after the limiter; dark when off)."""
-        n = self.cfg.n_leds
-        out = bytearray(3 * n)
+    def led_frame(self, text=False):
+        """What the strip shows, RGB per LED in strip order (after the limiter; dark when off):
+        bytes, or with ``text`` the protocol's "leds" line, the bytes in hex, made in one buffer
+        (then its str): the simulator shares the board's heap, whose holes are small."""
+        n = 3 * self.cfg.n_leds
         f = self.frame
-        if f is not None and not self.fs.dead:
-            for i in range(n):
-                out[3 * i] = f[3 * i + 1]
-                out[3 * i + 1] = f[3 * i]
-                out[3 * i + 2] = f[3 * i + 2]
-        return bytes(out)
+        dark = f is None or self.fs.dead
+        out = bytearray(2 * n + 24 if text else n)
+        for b in range(n):
+            r = b % 3
+            v = 0 if dark else f[b + 1 if r == 0 else b - 1 if r == 1 else b]
+            if text:
+                out[2 * b + 22] = b"0123456789abcdef"[v >> 4]
+                out[2 * b + 23] = b"0123456789abcdef"[v & 15]
+            else:
+                out[b] = v
+        if not text:
+            return bytes(out)
+        out[:22] = b'{"t": "leds", "rgb": "'
+        out[-2:] = b'"}'
+        return str(out, "ascii")
 
     # watchdog ----------------------------------------------------------------
     def wdt_start(self, timeout):
