@@ -1,7 +1,7 @@
-"""The analog scanner's calibration: each sensor's zero and single-checker signal, measured or
-restored from flash. Rare work (at start-up, and when a board is calibrated): a feature module,
-imported on demand and dropped after (``hardware.calibration``), so its code takes no RAM while
-the board plays."""
+"""The analog scanner's rare work: its calibration (each sensor's zero and single-checker signal,
+measured or restored from flash), its bands and kernel timeouts for tests. A feature module
+(at start-up, and when a board is calibrated): the scanner's ``__getattr__`` imports it for the
+call and drops it after, so its code takes no RAM while the board plays."""
 
 from array import array
 
@@ -74,3 +74,14 @@ def load_calibration(sc, data):
         if len(vals) >= 2 * n:
             sc.unit[s] = vals[n + s]
         sc.set_baseline(s, vals[s])
+
+
+def thresholds(sc, s, occupied):
+    """(hi, lo) band of slot s empty (occupied False) or holding its present state."""
+    sc._set_band(s, sc.state[s] if occupied else 0)
+    return sc.hi[s], sc.lo[s]
+
+
+def adc_timeouts(sc):
+    """Conversions the viper kernel gave up waiting for (0 on the Python path)."""
+    return sc._kp[6] if sc.kernel is not None else 0

@@ -148,11 +148,6 @@ class AnalogScanner:
                 return c + g + 1 if v > 0 else c - g - 1
         return t
 
-    def thresholds(self, s, occupied):
-        """(hi, lo) band of slot s empty (occupied False) or holding its present state."""
-        self._set_band(s, self.state[s] if occupied else _EMPTY)
-        return self.hi[s], self.lo[s]
-
     def _edge(self, s, k):
         """Deviation (1/16 code) between level k and k+1 (k >= 1) of slot s, no hysteresis."""
         r = self.ratios
@@ -212,23 +207,14 @@ class AnalogScanner:
         self.select(s)
         return self.adc_read() >> 4
 
-    # calibration: rare work, in a feature module loaded for the call (analog_cal)
-    def calibrate(self, samples=16):
-        """With the board empty: average ``samples`` readings per slot into its baseline."""
-        _cal("calibrate", self, samples)
-
-    def calibrate_units(self, samples=16):
-        """With one checker of one colour on every slot, after ``calibrate``: each sensor's
-        single-checker signal (its gain)."""
-        _cal("calibrate_units", self, samples)
-
-    def calibration(self):
-        """The baselines (without crosstalk) and units as bytes (to store on flash)."""
-        return _cal("calibration", self)
-
-    def load_calibration(self, data):
-        """Baselines, then (when present) units, as ``calibration`` gives them."""
-        _cal("load_calibration", self, data)
+    def __getattr__(self, name):
+        """The scanner's rare work (firmware.drivers.analog_cal, loaded for the call and dropped
+        again): calibrate(samples), calibrate_units(samples), calibration(),
+        load_calibration(data), thresholds(s, occupied), adc_timeouts()."""
+        if name not in ("calibrate", "calibrate_units", "calibration", "load_calibration",
+                        "thresholds", "adc_timeouts"):
+            raise AttributeError(name)
+        return lambda *args: _cal(name, self, *args)
 
     def scan(self):
         """Read the next ``per_scan`` slots; returns ``raw`` (occupancy bytes, then Black bytes)."""
@@ -266,10 +252,6 @@ class AnalogScanner:
             level[s] = lv
             if lv > hi[s] or lv < lo[s]:
                 self._change(s, lv)
-
-    def adc_timeouts(self):
-        """Conversions the viper kernel gave up waiting for (0 on the Python path)."""
-        return self._kp[6] if self.kernel is not None else 0
 
     def _change(self, s, v):
         """Slot s left its band (its level ``v``): read its new state, set its band, its raw bits

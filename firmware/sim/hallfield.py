@@ -27,8 +27,8 @@ from array import array
 
 
 class HallField:
-    """Mean ADC code per slot (``mean``) from the stacks on it and beside it (cached until they
-    change)."""
+    """Mean ADC code per slot (``code[s]``) from the stacks on it and beside it (cached until
+    they change)."""
 
     def __init__(self, cfg, seed=1):
         a = cfg.analog
@@ -40,21 +40,22 @@ class HallField:
         if a["white"] != "below":
             self.per_mt = -self.per_mt
         p = array("d")
-        for key, names in (("magnet", ("br_t", "thickness_mm", "seat_mm")),
-                           ("checker", ("thickness_mm",)),
-                           ("tolerances", ("br_t", "thickness_mm", "seat_mm", "checker_mm",
-                                           "gain_pct", "offset_codes", "depth_mm",
-                                           "placement_mm", "stack_mm"))):
-            d = st[key]
-            for x in names:
-                p.append(d[x])
-        self.noise = d["noise_codes"]         # (d: the tolerances)
-        p.append(st["magnet"]["diameter_mm"] / 2.0)
-        p.append(st["sensor_depth_mm"])
-        for key in ("lateral_per_mm2", "along", "across"):     # the last two: crosstalk_mT's
-            d = st.get(key) or st["crosstalk_mT"][key]
-            for j in range(k):
-                p.append(d[j])
+        for x in ("magnet.br_t magnet.thickness_mm magnet.seat_mm checker.thickness_mm "
+                  "tolerances.br_t tolerances.thickness_mm tolerances.seat_mm "
+                  "tolerances.checker_mm tolerances.gain_pct tolerances.offset_codes "
+                  "tolerances.depth_mm tolerances.placement_mm tolerances.stack_mm "
+                  "magnet.diameter_mm sensor_depth_mm lateral_per_mm2 crosstalk_mT.along "
+                  "crosstalk_mT.across").split():
+            d = st
+            for key in x.split("."):
+                d = d[key]
+            if isinstance(d, list):           # per level
+                for j in range(k):
+                    p.append(d[j])
+            else:
+                p.append(d)
+        p[13] /= 2.0                          # the magnet's radius
+        self.noise = st["tolerances"]["noise_codes"]
         self.p = p
         self.nbr = cfg.neighbours()
         self._x = (seed * 2654435761 + 7) & 0x7FFFFFFF or 1
@@ -62,7 +63,7 @@ class HallField:
         self.lev = bytearray(n)              # checkers on the slot's stack
         self.ids = bytearray(b"\xff" * (k * n))   # magnet id | 0x40 if Black, per stack position
         self.r2 = bytearray(k * n)           # lateral offset squared, 0.1 mm^2
-        self.mean = array("h", [0] * n)     # codes off the nominal zero, no noise
+        self.code = array("h", [0] * n)     # per slot: codes off the nominal zero, no noise
         self._nx = self._x
         for i in range(n):
             self.refresh(i)
@@ -167,8 +168,4 @@ class HallField:
                 x = p[15 + k * (1 + (j >> 1)) + lev - 1]
                 beside += -x if self.ids[t * k] & 0x40 else x
         v = zero + gain * self.per_mt * (total + beside)
-        self.mean[s] = int(v + 0.5) if v >= 0 else -int(0.5 - v)
-
-    def code(self, s):
-        """Mean ADC code offset of slot s from the nominal zero (no noise): an int."""
-        return self.mean[s]
+        self.code[s] = int(v + 0.5) if v >= 0 else -int(0.5 - v)

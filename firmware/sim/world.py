@@ -278,7 +278,7 @@ class SimWorld:
             elif v == 0:
                 code += field.sensor(s)[1]
             else:
-                code += field.code(s)
+                code += field.code[s]
             if not isinstance(code, int):
                 code = int(code + 0.5) if code >= 0 else 0
             code += self._noise(field.noise if self.noise is None else self.noise)
