@@ -360,11 +360,10 @@ def run_in(root, lines, exe, heap=HEAP):
     return [json.loads(x) for x in proc.stdout.splitlines() if x.strip()]
 
 
-# The analog build's heap: the project's stand-in is 230K, which the digital build fits; the
-# analog build (its scanner and the simulator's Hall field in the same heap) passes from about
-# 239K (2026-12-01), its boot being what fails below that (a heap too fragmented for the first
-# LED line)
-ANALOG_HEAP = "245K"
+# The analog build's heap: its scanner and the simulator's Hall field share the heap with the
+# firmware; it passes from about 232K (2026-12-01; its boot short of a 1 KB hole below that), not
+# yet the 230K stand-in the digital build fits
+ANALOG_HEAP = "236K"
 
 
 @pytest.mark.micropython

@@ -25,6 +25,7 @@ from mphelp import ROOT, run
 COMMON = r'''
 from array import array
 from firmware.drivers.analog_scan import AnalogScanner
+from firmware.drivers import analog_cal
 
 ZERO = 1241
 
@@ -199,7 +200,7 @@ for seed, n, scans, per_scan, fshift, wb, other in CONFIGS:
         b.log = []
         h = fold(h, sa)
         i += 1
-    assert b.adc_timeouts() == 0
+    assert analog_cal.adc_timeouts(b) == 0
     print("hash", seed, h)
     if per_scan is None:             # Python's drift step ran only where the kernel deferred
         print("deferred", seed, getattr(b, "drift_calls", 0), scans)
@@ -288,6 +289,7 @@ from array import array
 import micropython
 from firmware.drivers import analog_viper
 from firmware.drivers.analog_scan import AnalogScanner
+from firmware.drivers import analog_cal
 
 # separate registers: RESULT a fixed code (upper bits set too: the kernel keeps 12 bits)
 regs = RegFile(alias=False)
@@ -347,7 +349,7 @@ assert sc.state == bytearray([1 | 4] * n), sc.state      # one Black checker on 
 assert sc.raw == bytearray([0xFF, 0x03, 0xFF, 0x03]), sc.raw
 scans_with_the_heap_locked(1241)
 assert sc.state == bytearray(n) and sc.raw == bytearray(4), (sc.state, sc.raw)
-assert sc.adc_timeouts() == 0
+assert analog_cal.adc_timeouts(sc) == 0
 print("ok")
 '''
 
@@ -438,6 +440,7 @@ def test_bad_code_bins_keep_the_thresholds_of_the_full_search():
     # _set_band skips the search of the bad codes' guard bands when the threshold's 64-code bin
     # touches none (the drift tracking sets a band on most calls): same thresholds everywhere
     from firmware.drivers.analog_scan import AnalogScanner
+    from firmware.drivers.analog_cal import thresholds
 
     def reference(t, away, bad, guard):
         g = guard << 4
@@ -463,5 +466,5 @@ def test_bad_code_bins_keep_the_thresholds_of_the_full_search():
                     want_hi = 0xFFFF if hi is None else \
                         max(0, min(reference(hi, 1, bad, guard), 0xFFFF))
                     want_lo = 0 if lo is None else max(0, min(reference(lo, -1, bad, guard), 0xFFFF))
-                    assert sc.thresholds(s, st != 0) == (want_hi, want_lo), (bad, base, st)
+                    assert thresholds(sc, s, st != 0) == (want_hi, want_lo), (bad, base, st)
                 sc.state[s] = 0

@@ -14,6 +14,7 @@ from firmware.sim import install
 install()
 
 from firmware.drivers.analog_scan import AnalogScanner  # noqa: E402
+from firmware.drivers.analog_cal import thresholds  # noqa: E402
 from firmware.drivers.buttons import BTN_MENU, BTN_P0, BTN_P1, LONG, Buttons  # noqa: E402
 from firmware.drivers.debounce import SlotDebouncer  # noqa: E402
 from firmware.drivers.dice import Dice  # noqa: E402
@@ -402,7 +403,7 @@ def test_analog_thresholds_avoid_bad_codes():
     sc = AnalogScanner(lambda: 0, None, 6, n=4, bad_guard=12)
     for base in range(1300, 1500):
         sc.set_baseline(0, base << 4)
-        for t in sc.thresholds(0, False) + sc.thresholds(0, True):
+        for t in thresholds(sc, 0, False) + thresholds(sc, 0, True):
             for bad in sc.bad_codes:
                 assert abs((t >> 4) - bad) > 12 or abs(t - (bad << 4)) > 12 << 4, (base, t)
 

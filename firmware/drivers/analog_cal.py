@@ -5,6 +5,8 @@ call and drops it after, so its code takes no RAM while the board plays."""
 
 from array import array
 
+from firmware.drivers.analog_scan import SETTLE_LOOPS
+
 try:
     from micropython import const
 except ImportError:  # CPython without the sim stand-ins
@@ -12,7 +14,69 @@ except ImportError:  # CPython without the sim stand-ins
         return x
 
 _Q = const(4)           # the scanner's levels are in 1/16 ADC code
+_BIN = const(10)        # _bad_bins: which 1024-unit (64-code) bins a bad code's guard band touches
 _NONE = const(255)      # no neighbour
+
+
+def setup(sc, adc_read, mem32, sel_base, n, zero_code=1241, on_codes=150, off_codes=90,
+          filter_shift=2, drift_shift=3, rail_low=80, rail_high=3900, white_below=True,
+          bad_codes=(512, 1536, 2560, 3584), bad_guard=12, per_scan=None, kernel=None,
+          regs=None, settle=SETTLE_LOOPS, levels=1, unit_codes=500, ratios=None,
+          hyst=8, crosstalk=None, neighbours=None):
+    """Set up the AnalogScanner ``sc`` (its ``__init__``; what the arguments mean: the class's
+    docstring)."""
+    sc.adc_read = adc_read
+    sc.mem32 = mem32
+    sc.sel_base = sel_base
+    sc.n = n
+    nb = (n + 7) >> 3
+    sc.nbytes = nb
+    sc.levels = levels
+    sc.raw = bytearray((levels + 1) * nb)
+    sc.faults = bytearray(nb)
+    sc.fault_changed = False
+    sc.on = on_codes << _Q
+    sc.off = off_codes << _Q
+    sc.filter_shift = filter_shift
+    sc.drift_shift = drift_shift
+    sc.rail_low = rail_low << _Q
+    sc.rail_high = rail_high << _Q
+    sc.white_below = white_below
+    sc.bad_codes = bad_codes
+    sc.bad_guard = bad_guard
+    bins = bytearray(64)
+    for code in bad_codes:
+        low = ((code - bad_guard) << _Q) >> _BIN
+        for b in range(low, (((code + bad_guard) << _Q) >> _BIN) + 1):
+            if 0 <= b < 64:
+                bins[b] = 1
+    sc._bad_bins = bins
+    # the stack: ratios[k] = field of k+1 checkers / field of one (x256); the thresholds
+    # between level k and k+1 sit half-way, in units of each slot's calibrated unit
+    sc.ratios = tuple(ratios) if ratios is not None else (256,)
+    sc.hyst = hyst
+    sc.crosstalk = crosstalk          # {kind index: bytes of signed /256 per level} or None
+    sc.nbr = neighbours               # bytearray(4n): along-, along+, across-, across+
+    sc.per_scan = per_scan or n
+    z = array("H", bytes(2 * n))      # (no list of n values: a hole in the heap at boot)
+    sc.hi = z                         # the band of the slot's current state
+    sc.lo = array("H", z)
+    sc.xoff = array("h", z)           # what the neighbours' stacks add to the baseline
+    sc.unit = array("H", z)
+    sc.level = array("H", z)
+    for s in range(n):
+        sc.unit[s] = unit_codes << _Q
+        sc.level[s] = zero_code << _Q
+    sc.baseline = array("H", sc.level)
+    sc.state = bytearray(n)
+    sc._selected = 0
+    sc._next = 0
+    sc._drift_slot = 0
+    sc.kernel = kernel
+    if kernel is not None:
+        kernel.attach(sc, regs, settle)       # the kernel's arrays, scan and _scan_range
+    for s in range(n):
+        sc.set_baseline(s, zero_code << _Q)
 
 
 def calibrate(sc, samples=16):

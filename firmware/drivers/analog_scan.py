@@ -1,8 +1,6 @@
 """Analog sensor front end: linear Hall sensors through two levels of 74HC4067 into ADC0, read as
 stack levels (how many same-colour checkers stand on a slot) with the neighbours' crosstalk taken out."""
 
-from array import array
-
 try:
     from micropython import const
 except ImportError:  # CPython without the sim stand-ins
@@ -81,59 +79,25 @@ class AnalogScanner:
     which the host always runs.
     """
 
-    def __init__(self, adc_read, mem32, sel_base, n, zero_code=1241, on_codes=150, off_codes=90,
-                 filter_shift=2, drift_shift=3, rail_low=80, rail_high=3900, white_below=True,
-                 bad_codes=(512, 1536, 2560, 3584), bad_guard=12, per_scan=None, kernel=None,
-                 regs=None, settle=SETTLE_LOOPS, levels=1, unit_codes=500, ratios=None,
-                 hyst=8, crosstalk=None, neighbours=None):
-        self.adc_read = adc_read
-        self.mem32 = mem32
-        self.sel_base = sel_base
-        self.n = n
-        nb = (n + 7) >> 3
-        self.nbytes = nb
-        self.levels = levels
-        self.raw = bytearray((levels + 1) * nb)
-        self.faults = bytearray(nb)
-        self.fault_changed = False
-        self.on = on_codes << _Q
-        self.off = off_codes << _Q
-        self.filter_shift = filter_shift
-        self.drift_shift = drift_shift
-        self.rail_low = rail_low << _Q
-        self.rail_high = rail_high << _Q
-        self.white_below = white_below
-        self.bad_codes = bad_codes
-        self.bad_guard = bad_guard
-        bins = bytearray(64)
-        for code in bad_codes:
-            low = ((code - bad_guard) << _Q) >> _BIN
-            for b in range(low, (((code + bad_guard) << _Q) >> _BIN) + 1):
-                if 0 <= b < 64:
-                    bins[b] = 1
-        self._bad_bins = bins
-        # the stack: ratios[k] = field of k+1 checkers / field of one (x256); the thresholds
-        # between level k and k+1 sit half-way, in units of each slot's calibrated unit
-        self.ratios = tuple(ratios) if ratios is not None else (256,)
-        self.hyst = hyst
-        self.unit = array("H", [unit_codes << _Q] * n)
-        self.crosstalk = crosstalk          # {kind index: bytes of signed /256 per level} or None
-        self.nbr = neighbours               # bytearray(4n): along-, along+, across-, across+
-        self.xoff = array("h", [0] * n)     # what the neighbours' stacks add to the baseline
-        self.per_scan = per_scan or n
-        self.level = array("H", [zero_code << _Q] * n)
-        self.baseline = array("H", [zero_code << _Q] * n)
-        self.state = bytearray(n)
-        self.hi = array("H", [0] * n)      # the band of the slot's current state
-        self.lo = array("H", [0] * n)
-        self._selected = 0
-        self._next = 0
-        self._drift_slot = 0
-        self.kernel = kernel
-        if kernel is not None:
-            kernel.attach(self, regs, settle)       # the kernel's arrays, scan and _scan_range
-        for s in range(n):
-            self.set_baseline(s, zero_code << _Q)
+    # the rare work, in analog_cal (loaded for the call and dropped again): with the board
+    # empty, each sensor's zero; with one checker on every slot, its gain; both as bytes (to
+    # store on flash), and restored from them
+    def calibrate(self, *args):             # (samples=16)
+        _cal("calibrate", self, *args)
+
+    def calibrate_units(self, *args):       # (samples=16)
+        _cal("calibrate_units", self, *args)
+
+    def calibration(self):
+        return _cal("calibration", self)
+
+    def load_calibration(self, data):
+        _cal("load_calibration", self, data)
+
+    def __init__(self, *args, **kw):
+        # the arguments and their defaults: analog_cal.setup (run once per boot: a feature
+        # module's work, loaded for the call and dropped again)
+        _cal("setup", self, *args, **kw)
 
     def _clear_of_bad(self, t, v):
         """Move threshold t (1/16 code) out of the guard band around a bad ADC code, in
@@ -206,15 +170,6 @@ class AnalogScanner:
         """One 12-bit conversion of slot s."""
         self.select(s)
         return self.adc_read() >> 4
-
-    def __getattr__(self, name):
-        """The scanner's rare work (firmware.drivers.analog_cal, loaded for the call and dropped
-        again): calibrate(samples), calibrate_units(samples), calibration(),
-        load_calibration(data), thresholds(s, occupied), adc_timeouts()."""
-        if name not in ("calibrate", "calibrate_units", "calibration", "load_calibration",
-                        "thresholds", "adc_timeouts"):
-            raise AttributeError(name)
-        return lambda *args: _cal(name, self, *args)
 
     def scan(self):
         """Read the next ``per_scan`` slots; returns ``raw`` (occupancy bytes, then Black bytes)."""
@@ -332,11 +287,11 @@ class AnalogScanner:
         self._drift_slot = 0 if s == self.n else s
 
 
-def _cal(fn, *args):
-    """``fn(*args)`` of firmware.drivers.analog_cal, a feature module dropped again after the
-    call (firmware.board's load/drop): its code takes RAM only meanwhile."""
+def _cal(fn, *args, **kw):
+    """``fn(*args, **kw)`` of firmware.drivers.analog_cal, a feature module dropped again after
+    the call (firmware.board's load/drop): its code takes RAM only meanwhile."""
     from firmware.board import load, drop
     try:
-        return getattr(load("firmware.drivers.analog_cal"), fn)(*args)
+        return getattr(load("firmware.drivers.analog_cal"), fn)(*args, **kw)
     finally:
         drop("firmware.drivers.analog_cal")

@@ -13,7 +13,6 @@ neighbour's changes.
 """
 
 import math
-from array import array
 
 # Magnets: 0..29 the checkers, 30..61 loose ones (tests' set_slot/set_zone). A stack position's
 # byte in ``ids``: the magnet's id, | 0x40 for a Black checker (south up); 255: none.
@@ -21,9 +20,9 @@ from array import array
 # thickness and seat depth, the checker's thickness (mm); 4-7 their tolerances; 8-10 the
 # sensor's tolerances (gain %, zero offset in codes, depth mm); 11-12 the placement tolerances of
 # a bottom and a stacked checker (mm); 13 the magnet's radius, 14 the sensors' depth (mm); from 15
-# per level the lateral factor (/mm^2), then the crosstalk along, then across (mT). board.json's
-# keys are read through constant tuples, whose strings MicroPython does not intern: the simulator
-# adds fewer names to the firmware's (plain numbers, no const(): this module runs on CPython too).
+# per level the lateral factor (/mm^2), then the crosstalk along, then across (mT): read from
+# board.json by firmware.sim.hallsetup (plain numbers, no const(): this module runs on CPython
+# too).
 
 
 class HallField:
@@ -31,42 +30,9 @@ class HallField:
     they change)."""
 
     def __init__(self, cfg, seed=1):
-        a = cfg.analog
-        st = a["stack"]
-        self.n = n = cfg.n_slots
-        self.levels = k = st["levels"]
-        self.l1 = st["levels_mT"][0]          # one checker's field (mT)
-        self.per_mt = a["sensitivity_mv_mt"] * 4095 / a["adc_mv"]     # codes per mT (signed)
-        if a["white"] != "below":
-            self.per_mt = -self.per_mt
-        p = array("d")
-        for x in ("magnet.br_t magnet.thickness_mm magnet.seat_mm checker.thickness_mm "
-                  "tolerances.br_t tolerances.thickness_mm tolerances.seat_mm "
-                  "tolerances.checker_mm tolerances.gain_pct tolerances.offset_codes "
-                  "tolerances.depth_mm tolerances.placement_mm tolerances.stack_mm "
-                  "magnet.diameter_mm sensor_depth_mm lateral_per_mm2 crosstalk_mT.along "
-                  "crosstalk_mT.across").split():
-            d = st
-            for key in x.split("."):
-                d = d[key]
-            if isinstance(d, list):           # per level
-                for j in range(k):
-                    p.append(d[j])
-            else:
-                p.append(d)
-        p[13] /= 2.0                          # the magnet's radius
-        self.noise = st["tolerances"]["noise_codes"]
-        self.p = p
-        self.nbr = cfg.neighbours()
-        self._x = (seed * 2654435761 + 7) & 0x7FFFFFFF or 1
-        self.seed = seed
-        self.lev = bytearray(n)              # checkers on the slot's stack
-        self.ids = bytearray(b"\xff" * (k * n))   # magnet id | 0x40 if Black, per stack position
-        self.r2 = bytearray(k * n)           # lateral offset squared, 0.1 mm^2
-        self.code = array("h", [0] * n)     # per slot: codes off the nominal zero, no noise
-        self._nx = self._x
-        for i in range(n):
-            self.refresh(i)
+        # board.json's model read into this field's tables: firmware.sim.hallsetup (one-time
+        # work, loaded for the call and dropped again)
+        _setup("setup", self, cfg, seed)
 
     def _drawn(self, key, i, t):
         """The tolerance draw ``i`` of a magnet or sensor ``key``: uniform in [-t, t], the same
@@ -169,3 +135,18 @@ class HallField:
                 beside += -x if self.ids[t * k] & 0x40 else x
         v = zero + gain * self.per_mt * (total + beside)
         self.code[s] = int(v + 0.5) if v >= 0 else -int(0.5 - v)
+
+
+
+def calibration(world, scanner):
+    """What the factory measures on the simulated board ``world`` with its own scanner (bytes;
+    firmware.sim.hallsetup's ``calibration``)."""
+    return _setup("calibration", world, scanner)
+
+
+def _setup(fn, *args):
+    from firmware.board import load, drop
+    try:
+        return getattr(load("firmware.sim.hallsetup"), fn)(*args)
+    finally:
+        drop("firmware.sim.hallsetup")

@@ -295,36 +295,12 @@ class SimWorld:
         return (self._lcg >> 8) % (2 * amp + 1) - amp
 
     def factory_calibration(self, scanner):
-        """What the factory measured on this board with its own scanner: the zeros with the
-        board empty, then the gains with one White checker (a loose magnet) on every slot.
-        Computed once per world (kept across reboots, like a board's flash); the checkers on
-        the board are put back afterwards."""
+        """What the factory measured on this board with its own scanner (the zeros, then the
+        gains: firmware.sim.hallfield.calibration). Computed once per world (kept across
+        reboots, like a board's flash)."""
         if self._factory is None:
-            n = self.cfg.n_slots
-            f = self.field
-            keep = None
-            if any(self.lev):            # checkers on the board: set them aside meanwhile
-                keep = (bytes(self.lev), bytes(self.col))
-                if f is not None:
-                    keep += (bytes(f.lev), bytes(f.ids), bytes(f.r2))
-            for s in range(n):
-                self.set_stack(s, ())
-            scanner.calibrate(8)
-            for s in range(n):
-                self.set_stack(s, (1,))
-            scanner.calibrate_units(8)
-            self._factory = scanner.calibration()
-            for s in range(n):
-                self.set_stack(s, ())
-            if keep is not None:
-                self.lev[:] = keep[0]
-                self.col[:] = keep[1]
-                if f is not None:
-                    f.lev[:] = keep[2]
-                    f.ids[:] = keep[3]
-                    f.r2[:] = keep[4]
-                    for s in range(n):
-                        f.refresh(s)
+            from firmware.sim.hallfield import calibration
+            self._factory = calibration(self, scanner)
         return self._factory
 
     # buttons ---------------------------------------------------------------
