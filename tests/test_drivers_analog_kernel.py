@@ -430,7 +430,8 @@ def test_cpython_never_loads_the_viper_module():
             "hw = world.build(front_end='analog')\n"
             "assert hw.scanner.kernel is None\n"
             "assert hw.scanner.per_scan == hw.config.n_slots\n"     # the whole board, as on the RP2040
-            "assert analog_scan.rp2_kernel(None) == (None, None)\n"
+            "from firmware.drivers import analog_cal\n"
+            "assert analog_cal.rp2_kernel(None) == (None, None)\n"
             "assert 'firmware.drivers.analog_viper' not in sys.modules\nprint('ok')\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr

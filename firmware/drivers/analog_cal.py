@@ -1,7 +1,8 @@
-"""The analog scanner's rare work: its calibration (each sensor's zero and single-checker signal,
-measured or restored from flash), its bands and kernel timeouts for tests. A feature module
-(at start-up, and when a board is calibrated): the scanner's ``__getattr__`` imports it for the
-call and drops it after, so its code takes no RAM while the board plays."""
+"""The analog scanner's rare work: building it from board.json (its kernel, its stack tables),
+its calibration (each sensor's zero and single-checker signal, measured or restored from flash),
+and its bands and kernel timeouts for tests. A feature module (at start-up, and when a board is
+calibrated): analog_scan imports it for the call and drops it after, so its code takes no RAM
+while the board plays."""
 
 from array import array
 
@@ -17,6 +18,84 @@ _Q = const(4)           # the scanner's levels are in 1/16 ADC code
 _BIN = const(10)        # _bad_bins: which 1024-unit (64-code) bins a bad code's guard band touches
 _NONE = const(255)      # no neighbour
 
+
+
+def build(cfg, machine, sim, storage):
+    """The board's AnalogScanner (analog_scan.build): its select lines low, the ADC on its pin,
+    the viper kernel where it loads, board.json's stack model as its tables, and the
+    calibration ``storage`` keeps (a simulated board without one: the world's factory
+    calibration)."""
+    from firmware.drivers.analog_scan import AnalogScanner
+    from firmware.drivers.hardware import CALIBRATION
+    a = cfg.analog
+    Pin = machine.Pin
+    base = cfg.pins["mux_s0"]
+    for i in range(8):
+        Pin(base + i, Pin.OUT, value=0)
+    adc = machine.ADC(Pin(cfg.pins["adc"]))
+    # On the RP2040 the viper kernel reads the whole board per call (well under 1 ms), and so
+    # does the simulator (its Python loop costs nothing on a PC), so slots are seen as often as
+    # on the board; board.json's per_scan slices the Python loop only on a board whose kernel
+    # cannot load.
+    kernel, regs = rp2_kernel(adc)
+    levels = cfg.levels
+    unit = ratios = xt = None
+    hyst = 8
+    nbr = None
+    if levels > 1:
+        unit, ratios, xt, hyst = stack_tables(cfg)
+        nbr = cfg.neighbours()
+    sc = AnalogScanner(adc.read_u16, machine.mem32, base, cfg.n_slots,
+                       zero_code=a["zero_code"], on_codes=a["on_codes"],
+                       off_codes=a["off_codes"], filter_shift=a["filter_shift"],
+                       drift_shift=a["drift_shift"], rail_low=a["rail_low"],
+                       rail_high=a["rail_high"], white_below=a["white"] == "below",
+                       bad_codes=a["bad_codes"], bad_guard=a["bad_guard"],
+                       per_scan=None if kernel or sim else a.get("per_scan"),
+                       kernel=kernel, regs=regs, levels=levels,
+                       unit_codes=unit or 500, ratios=ratios, hyst=hyst,
+                       crosstalk=xt, neighbours=nbr)
+    saved = storage.read(CALIBRATION)
+    if saved is not None and len(saved) in (2 * cfg.n_slots, 4 * cfg.n_slots):
+        load_calibration(sc, saved)
+    elif sim is not None:
+        # a simulated board comes calibrated from the factory: its own scanner measured it once
+        # (zeros empty, gains under one checker per slot), kept in the world
+        load_calibration(sc, sim.factory_calibration(sc))
+    return sc
+
+
+def rp2_kernel(adc):
+    """(kernel, regs) for ``AnalogScanner`` on the RP2040: the viper kernel module (analog_viper)
+    and the register bases it drives, after one ``adc.read_u16()`` has set the ADC to the
+    sensors' channel (AINSEL stays set: nothing else uses the ADC). (None, None) anywhere else,
+    or when the kernel cannot be compiled (a firmware built without the native emitter, or too
+    little heap at start-up): the Python loop is used."""
+    import sys
+    if sys.platform != "rp2":
+        return None, None
+    try:
+        from firmware.drivers import analog_viper
+    except (ImportError, SyntaxError, MemoryError):
+        return None, None
+    adc.read_u16()
+    return analog_viper, (0xD0000000, 0x4004C000)
+
+
+def stack_tables(cfg):
+    """(unit in ADC codes, ratios: field of 1..levels checkers /256 of one, crosstalk {0 along,
+    1 across: signed /256 bytes}, hysteresis /256) of board.json's analog stack model
+    (``cfg``: a BoardConfig), for the scanner."""
+    a = cfg.analog
+    st = a["stack"]
+    mt = st["levels_mT"]
+    per_mt = a["sensitivity_mv_mt"] * 4095 / a["adc_mv"]
+    unit = int(abs(mt[0] * per_mt) + 0.5)
+    ratios = tuple(int(256 * x / mt[0] + 0.5) for x in mt)
+    xt = {}
+    for i, kind in enumerate(("along", "across")):
+        xt[i] = bytes((int(round(256 * x / mt[0])) & 0xFF) for x in st["crosstalk_mT"][kind])
+    return unit, ratios, xt, st["level_hyst_pct"] * 256 // 100
 
 def setup(sc, adc_read, mem32, sel_base, n, zero_code=1241, on_codes=150, off_codes=90,
           filter_shift=2, drift_shift=3, rail_low=80, rail_high=3900, white_below=True,

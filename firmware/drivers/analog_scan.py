@@ -22,7 +22,7 @@ _Q = const(4)          # levels and baselines are kept in 1/16 ADC code (12.4 fi
 # The viper kernel's registers: the SIO (GPIO_OUT_XOR at +0x1C) and the ADC (datasheet 4.9.6:
 # CS at +0 with EN bit 0, START_ONCE bit 2, READY bit 8, AINSEL bits 12-14; RESULT at +4;
 # +0x2000 is CS's atomic set alias, so a start leaves AINSEL and EN as they are): (SIO, ADC) bases
-# in rp2_kernel.
+# in analog_cal.rp2_kernel.
 # Multiplexer settle between the select write and the conversion start, in turns of the
 # kernel's countdown loop: 16 turns ~ 1 us at 125 MHz (an estimate of ~8 cycles per turn on the
 # Cortex-M0+; 74HC4067 switching at 3.3 V is a few hundred ns). Confirm on a board.
@@ -35,21 +35,11 @@ _BLACK_FLAG = const(4)  # state: 0 empty, else the level (1..3) | 4 when Black
 _NONE = const(255)      # no neighbour
 
 
-def rp2_kernel(adc):
-    """(kernel, regs) for ``AnalogScanner`` on the RP2040: the viper kernel module (analog_viper)
-    and the register bases it drives, after one ``adc.read_u16()`` has set the ADC to the
-    sensors' channel (AINSEL stays set: nothing else uses the ADC). (None, None) anywhere else,
-    or when the kernel cannot be compiled (a firmware built without the native emitter, or too
-    little heap at start-up): the Python loop is used."""
-    import sys
-    if sys.platform != "rp2":
-        return None, None
-    try:
-        from firmware.drivers import analog_viper
-    except (ImportError, SyntaxError, MemoryError):
-        return None, None
-    adc.read_u16()
-    return analog_viper, (0xD0000000, 0x4004C000)
+def build(cfg, machine, sim, storage):
+    """The board's AnalogScanner from board.json's tables (``cfg``) on ``machine``'s parts,
+    calibrated as ``storage`` keeps it (hardware.Hardware; ``sim``: the simulator's world or
+    None): analog_cal.build."""
+    return _cal("build", cfg, machine, sim, storage)
 
 
 class AnalogScanner:
@@ -72,11 +62,11 @@ class AnalogScanner:
 
     ``levels`` = 1 with no ratios is the plain presence-and-colour scanner.
 
-    ``kernel`` (the analog_viper module on the RP2040, see ``rp2_kernel``) replaces the Python
-    loop with its compiled ``scan`` (select, settle ``settle`` turns, convert, filter, band
-    compare, slots that left their band into ``changed``) on the registers ``regs`` = (SIO base,
-    ADC base); ``_change`` then runs for each of them as before. Same results as the Python loop,
-    which the host always runs.
+    ``kernel`` (the analog_viper module on the RP2040, see analog_cal's ``rp2_kernel``) replaces
+    the Python loop with its compiled ``scan`` (select, settle ``settle`` turns, convert, filter,
+    band compare, slots that left their band into ``changed``) on the registers ``regs`` = (SIO
+    base, ADC base); ``_change`` then runs for each of them as before. Same results as the Python
+    loop, which the host always runs.
     """
 
     # the rare work, in analog_cal (loaded for the call and dropped again): with the board
@@ -289,9 +279,14 @@ class AnalogScanner:
 
 def _cal(fn, *args, **kw):
     """``fn(*args, **kw)`` of firmware.drivers.analog_cal, a feature module dropped again after
-    the call (firmware.board's load/drop): its code takes RAM only meanwhile."""
+    the call (firmware.board's load/drop; not in a call from analog_cal itself): its code takes
+    RAM only meanwhile."""
+    import sys
     from firmware.board import load, drop
+    name = "firmware.drivers.analog_cal"
+    had = name in sys.modules
     try:
-        return getattr(load("firmware.drivers.analog_cal"), fn)(*args, **kw)
+        return getattr(load(name), fn)(*args, **kw)
     finally:
-        drop("firmware.drivers.analog_cal")
+        if not had:
+            drop(name)

@@ -78,20 +78,6 @@ class BoardConfig:
                 out[4 * sb + 2] = sa
         return out
 
-    def stack_tables(self):
-        """(unit in ADC codes, ratios: field of 1..levels checkers /256 of one, crosstalk {0 along, 1 across: signed /256 bytes},
-        hysteresis /256) of the analog stack model, for the scanner."""
-        a = self.analog
-        st = a["stack"]
-        mt = st["levels_mT"]
-        per_mt = a["sensitivity_mv_mt"] * 4095 / a["adc_mv"]
-        unit = int(abs(mt[0] * per_mt) + 0.5)
-        ratios = tuple(int(256 * x / mt[0] + 0.5) for x in mt)
-        xt = {}
-        for i, kind in enumerate(("along", "across")):
-            xt[i] = bytes((int(round(256 * x / mt[0])) & 0xFF) for x in st["crosstalk_mT"][kind])
-        return unit, ratios, xt, st["level_hyst_pct"] * 256 // 100
-
     def led_budget_ma(self):
         """mA left for driving the LEDs: derated supply minus logic, sensors and LED idle current."""
         p = self.power

@@ -31,6 +31,7 @@ class Hardware:
         pins = cfg.pins
         sensing = cfg.sensing
         nb = (cfg.n_slots + 7) >> 3
+        self.storage = Storage(storage_root, fs)
         if cfg.front_end == "digital":
             d = cfg.digital
             spi = machine.SPI(0, baudrate=d["spi_baud"], polarity=0, phase=0,
@@ -43,37 +44,12 @@ class Hardware:
             debouncer = SlotDebouncer(nb, sensing["press_ms"], sensing["release_ms"],
                                       active_low=d["active_low"])
         else:
-            a = cfg.analog
-            base = pins["mux_s0"]
-            for i in range(8):
-                Pin(base + i, Pin.OUT, value=0)
-            adc = machine.ADC(Pin(pins["adc"]))
-            # On the RP2040 the viper kernel reads the whole board per call (well under 1 ms),
-            # and so does the simulator (its Python loop costs nothing on a PC), so slots are
-            # seen as often as on the board; board.json's per_scan slices the Python loop only
-            # on a board whose kernel cannot load.
             # imported here: a digital board never spends RAM on the analog scanner's code
-            from firmware.drivers.analog_scan import AnalogScanner, rp2_kernel
-            kernel, regs = rp2_kernel(adc)
-            levels = cfg.levels
-            unit = ratios = xt = None
-            hyst = 8
-            nbr = None
-            if levels > 1:
-                unit, ratios, xt, hyst = cfg.stack_tables()
-                nbr = cfg.neighbours()
-            scanner = AnalogScanner(adc.read_u16, machine.mem32, base, cfg.n_slots,
-                                    zero_code=a["zero_code"], on_codes=a["on_codes"],
-                                    off_codes=a["off_codes"], filter_shift=a["filter_shift"],
-                                    drift_shift=a["drift_shift"], rail_low=a["rail_low"],
-                                    rail_high=a["rail_high"], white_below=a["white"] == "below",
-                                    bad_codes=a["bad_codes"], bad_guard=a["bad_guard"],
-                                    per_scan=None if kernel or sim else a.get("per_scan"),
-                                    kernel=kernel, regs=regs, levels=levels,
-                                    unit_codes=unit or 500, ratios=ratios, hyst=hyst,
-                                    crosstalk=xt, neighbours=nbr)
+            from firmware.drivers.analog_scan import build
+            scanner = build(cfg, machine, sim, self.storage)      # calibrated
             # one plane per stack level, then the colour plane
-            debouncer = SlotDebouncer((levels + 1) * nb, sensing["press_ms"], sensing["release_ms"])
+            debouncer = SlotDebouncer((cfg.levels + 1) * nb, sensing["press_ms"],
+                                      sensing["release_ms"])
         cfg.analog.pop("stack", None)   # the scanner has its tables (the simulator its own): RAM
         self.scanner = scanner
         self.zones = ZoneReader(cfg, scanner, debouncer, sensing["stuck_ms"],
@@ -98,15 +74,6 @@ class Hardware:
         self.buttons = Buttons(read_levels, cfg.buttons["debounce_ms"], cfg.buttons["long_ms"],
                                cfg.buttons.get("stuck_ms"))
         self.dice = Dice(rosc_bit_source(mem32))
-        self.storage = Storage(storage_root, fs)
-        if cfg.front_end == "analog":
-            saved = self.storage.read(CALIBRATION)
-            if saved is not None and len(saved) in (2 * cfg.n_slots, 4 * cfg.n_slots):
-                scanner.load_calibration(saved)
-            elif sim is not None:
-                # a simulated board comes calibrated from the factory: its own scanner measured
-                # it once (zeros empty, gains under one checker per slot), kept in the world
-                scanner.load_calibration(sim.factory_calibration(scanner))
         self.wdt = Watchdog(machine.WDT)
         self.buzzer = Buzzer(machine.PWM(Pin(pins["buzzer"])))
 
