@@ -59,6 +59,7 @@ class Runner:
             self.world = SimWorld(cfg, _option(argv, "--flash"), realtime=not self.virtual,
                                   seed=None if seed is None else int(seed))
             hw = build(world=self.world)
+            del cfg               # the world has the Hardware's description now: free this one
         else:
             from firmware.drivers import hardware
             hw = hardware.build()
