@@ -214,6 +214,7 @@ def test_the_clock_runs_out_alike_under_micropython(mpy_tree):
     # Black starts at t0 (its period begins with the next 5 ms scan): 12 s of delay, then its
     # 30 s reserve runs down; at t0 + 42 s it is gone and Black loses the 3-point match
     want = [("status", "opening", [30000, 30000], -1, 0),
+            ("status", "move", [30000, 30000], -1, 0),            # the turn starts (the roll)
             ("status", "move", [30000, 30000], 1, 12000),         # its clock starts: delay
             ("status", "move", [30000, 22005], 1, 0),             # 20 s in
             ("status", "move", [30000, 1005], 1, 0),              # 41 s in

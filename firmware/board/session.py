@@ -375,6 +375,8 @@ class Session:
         if turn.max_steps == 0:
             self.emit("ev", {"ev": "no_move", "side": self.side})
         self._check_frame()
+        if not restoring:
+            self.emit_status()      # a new turn: the host's (and the hall's) status is this one
 
     def _after_change(self, closed=True):
         """After a commit or an opening throw: roll on when nothing waits for a person; a side
