@@ -83,7 +83,7 @@ class HallField:
                     m = 30 + (s * k + j) % 32           # a loose magnet
                 if sides[j] == 2:
                     m |= 0x40
-                if self.ids[i] != m or j >= self.lev[s]:
+                if self.ids[i] != m:              # (255 where it was empty)
                     t = self.p[11 if j == 0 else 12]
                     r2 = 0.0
                     for _ in range(2):                 # x, then y: uniform in [-t, t]
@@ -95,7 +95,6 @@ class HallField:
                 self.ids[i] = m
             else:
                 self.ids[i] = 255
-        self.lev[s] = n
         self.refresh(s)
         nbr = self.nbr
         for j in range(4):
@@ -113,9 +112,11 @@ class HallField:
         h += p[14]
         total = 0.0
         rad2 = p[13] * p[13]
-        for j in range(self.lev[s]):
+        for j in range(k):
             i = s * k + j
             m = self.ids[i]
+            if m == 255:                          # the top of the stack
+                break
             br, length, seat, thick = self.magnet(m & 0x3F)
             lo = h + seat
             hi = lo + length
@@ -129,7 +130,9 @@ class HallField:
             t = nbr[4 * s + j]
             if t == 255:
                 continue
-            lev = self.lev[t]
+            lev = 0                               # checkers on slot t
+            while lev < k and self.ids[t * k + lev] != 255:
+                lev += 1
             if lev:
                 x = p[15 + k * (1 + (j >> 1)) + lev - 1]
                 beside += -x if self.ids[t * k] & 0x40 else x

@@ -9,13 +9,14 @@ def setup(f, cfg, seed):
     """Read board.json's model (``cfg.analog``) into the HallField ``f`` (its ``__init__``)."""
     a = cfg.analog
     st = a["stack"]
-    f.n = n = cfg.n_slots
+    n = cfg.n_slots
     f.levels = k = st["levels"]
     f.l1 = st["levels_mT"][0]         # one checker's field (mT)
     f.per_mt = a["sensitivity_mv_mt"] * 4095 / a["adc_mv"]     # codes per mT (signed)
     if a["white"] != "below":
         f.per_mt = -f.per_mt
-    p = array("d")
+    p = array("d", bytes(8 * (15 + 3 * k)))      # its size once (no growing: heap holes)
+    i = 0
     for x in ("magnet.br_t magnet.thickness_mm magnet.seat_mm checker.thickness_mm "
               "tolerances.br_t tolerances.thickness_mm tolerances.seat_mm "
               "tolerances.checker_mm tolerances.gain_pct tolerances.offset_codes "
@@ -25,18 +26,15 @@ def setup(f, cfg, seed):
         d = st
         for key in x.split("."):
             d = d[key]
-        if isinstance(d, list):       # per level
-            for j in range(k):
-                p.append(d[j])
-        else:
-            p.append(d)
+        for v in d if isinstance(d, list) else (d,):      # (a list: per level)
+            p[i] = v
+            i += 1
     p[13] /= 2.0                      # the magnet's radius
     f.noise = st["tolerances"]["noise_codes"]
     f.p = p
     f.nbr = cfg.neighbours()
     f._x = (seed * 2654435761 + 7) & 0x7FFFFFFF or 1
     f.seed = seed
-    f.lev = bytearray(n)                  # checkers on the slot's stack
     f.ids = bytearray(b"\xff" * (k * n))  # magnet id | 0x40 if Black, per stack position
     f.r2 = bytearray(k * n)               # lateral offset squared, 0.1 mm^2
     f.code = array("h", bytes(2 * n))     # per slot: codes off the nominal zero, no noise
@@ -58,7 +56,7 @@ def calibration(world, scanner):
     if any(world.lev):               # checkers on the board: set them aside meanwhile
         keep = (bytes(world.lev), bytes(world.col))
         if f is not None:
-            keep += (bytes(f.lev), bytes(f.ids), bytes(f.r2))
+            keep += (bytes(f.ids), bytes(f.r2))
     for s in range(n):
         world.set_stack(s, ())
     scanner.calibrate(8)
@@ -72,9 +70,8 @@ def calibration(world, scanner):
         world.lev[:] = keep[0]
         world.col[:] = keep[1]
         if f is not None:
-            f.lev[:] = keep[2]
-            f.ids[:] = keep[3]
-            f.r2[:] = keep[4]
+            f.ids[:] = keep[2]
+            f.r2[:] = keep[3]
             for s in range(n):
                 f.refresh(s)
     return out
