@@ -69,3 +69,24 @@ def test_stack_counting_build_has_no_blind_plays_and_no_unlit_lifts(variant):
     c = cmd_soak.run(variant, 1, seed=31, noise="high", fast=True, front_end="analog")
     _assert_clean(variant, c)
     assert c.lifts > 0 and c.unlit_lifts == 0 and c.sensor_blind == 0, c.as_dict()
+
+
+@pytest.mark.parametrize("front_end,want", [("analog", [1, 2, 3, 0]), ("digital", [0, 0, 0, 0])])
+def test_the_fast_soak_reads_colours_where_the_front_end_tells_them(tmp_path, front_end, want):
+    """The frame-level stand-in hands the board the zone colours the analog sensors report (a
+    play that differs only in which blots were hit is no sensor-blind play there), and none for
+    presence-only reed switches."""
+    from host_tools.soak.soakfast import FastHardware, FastWorld
+    from firmware.drivers import hardware
+    cfg = hardware.config(front_end=front_end)
+    world = FastWorld(cfg, str(tmp_path))
+    hw = FastHardware(world)
+    first = cfg.zone_first
+    world.set_stack(first[0], (1,))                 # White on zone 0
+    world.set_stack(first[1], (2, 2))               # two Black stacked on zone 1
+    world.set_stack(first[2], (1,))                 # zone 2: both colours (a hit half made)
+    world.set_stack(first[2] + 1, (2,))
+    assert hw.zones.poll(0)
+    assert list(hw.zones.colour[:4]) == want
+    world.set_stack(first[0], (2,))                 # a colour change alone is a new frame
+    assert hw.zones.poll(0) == (front_end == "analog")

@@ -2,16 +2,21 @@
 
 The full simulation scans every sensor slot through the drivers' debounce every few ms; that is
 what the scenario tests and the full-stack soak exercise. Here the zone counts a debounced zone
-reader would report are handed over directly (one poll per hand action), buttons arrive as
-clicks, the LEDs are painted but not shown, and the flash is the simulator's flash (so power
-cuts mid-write behave the same). The App, session, tracker and journal run unchanged on it.
+reader would report (and, for the analog front end, the colours it tells) are handed over
+directly (one poll per hand action), buttons arrive as clicks, the LEDs are painted but not
+shown, and the flash is the simulator's flash (so power cuts mid-write behave the same). The App, session, tracker and journal run unchanged on it.
 """
 
-from firmware.drivers.storage import Storage
-from firmware.drivers.ticks import ticks_diff, TICKS_MASK
-from firmware.drivers.buttons import BTN_P0, BTN_P1, BTN_MENU
-from firmware.board.zonemap import ZONES
-from firmware.sim.flash import SimFlash
+from firmware import sim as _sim
+
+_sim.install()          # the drivers' micropython.const on CPython
+
+from firmware.drivers.storage import Storage  # noqa: E402
+from firmware.drivers.ticks import ticks_diff, TICKS_MASK  # noqa: E402
+from firmware.drivers.buttons import BTN_P0, BTN_P1, BTN_MENU  # noqa: E402
+from firmware.drivers.zones import COLOUR_BLACK, COLOUR_WHITE  # noqa: E402
+from firmware.board.zonemap import ZONES  # noqa: E402
+from firmware.sim.flash import SimFlash  # noqa: E402
 
 _CODES = (BTN_P0, BTN_P1, BTN_MENU)
 
@@ -23,6 +28,9 @@ class _Zones:
         self.counts = bytearray(ZONES)
         self.colour = bytearray(ZONES)
         self.faults = 0
+        # the analog front end tells White (north up) from Black on every slot, as the slot
+        # level hardware reports it (drivers.zones: the colours seen on a zone, OR-ed)
+        self.colour_on = world.cfg.front_end == "analog"
 
     def poll(self, now):
         w = self.world
@@ -35,6 +43,11 @@ class _Zones:
             if c != self.counts[z]:
                 self.counts[z] = c
                 changed = True
+            if self.colour_on:
+                k = w.zone_colour(z)
+                if k != self.colour[z]:
+                    self.colour[z] = k
+                    changed = True
         return changed
 
 
@@ -125,6 +138,7 @@ class FastWorld:
             pass
         self.now = 0
         self.occ = bytearray(cfg.n_slots)      # checkers each slot's sensor counts
+        self.col = bytearray(cfg.n_slots)      # colour of each slot's bottom checker (1 White, 2 Black)
         self.dirty = True
         self.clicks = []
         self.rng = rng or random.Random(1)
@@ -137,9 +151,20 @@ class FastWorld:
 
     def set_stack(self, s, sides, ids=None):
         v = min(len(sides), self.cfg.levels)
-        if self.occ[s] != v:
+        c = sides[0] if sides else 0
+        if self.occ[s] != v or self.col[s] != c:
             self.occ[s] = v
+            self.col[s] = c
             self.dirty = True
+
+    def zone_colour(self, z):
+        """The colours on zone z's slots, OR-ed: 1 White, 2 Black, 3 both, 0 none."""
+        first = self.cfg.zone_first[z]
+        k = 0
+        for s in range(first, first + self.cfg.zone_cap[z]):
+            if self.occ[s]:
+                k |= COLOUR_WHITE if self.col[s] == COLOUR_WHITE else COLOUR_BLACK
+        return k
 
     def occupied_count(self, z):
         first = self.cfg.zone_first[z]
