@@ -174,6 +174,32 @@ def test_a_bridge_announces_its_board_even_when_the_broker_answers_at_once(tmp_p
     assert hall_link.topic("hall", "b1", "want") in client.subscribed
 
 
+def test_a_refused_message_delivered_twice_is_reported_once(tmp_path):
+    """QoS 1 is at least once: after a broker restart the station may get a forged line again
+    (and the broker may log a resent refused publish again, flagged DUP). One forgery is one
+    report; the repeat counts with the duplicates. A different forgery is a new report."""
+    from host_tools.hall.broker import Broker
+    from host_tools.hall.station import Station
+    from host_tools.hall.store import Store
+    room = Room.create(str(tmp_path / "room"), boards=["b1"])
+    st = Station(room, Store(str(tmp_path / "station.db")), client=False)
+    forged = json.dumps({"t": "rl", "s": 1, "l": _sealed(GOOD, serial=1, key=bytes(32))}).encode()
+    other = json.dumps({"t": "rl", "s": 1, "l": _sealed(GOOD, serial=1, key=bytes(31) + b"x")})
+    for payload in (forged, forged, other.encode()):
+        st._message(None, hall_link.topic(room.name, "b1", "line"), payload)
+    rejected = [r for r in st.store.reports(100) if r["kind"] == "rejected"]
+    assert len(rejected) == 2 and st.counts["rejected"] == 2 and st.counts["duplicates"] == 1
+
+    class Log:
+        stdout = ["Denied PUBLISH from forger (d0, q1, r0, m3, 'hall/b1/line', ... (60 bytes))\n",
+                  "Denied PUBLISH from forger (d1, q1, r0, m3, 'hall/b1/line', ... (60 bytes))\n",
+                  "Denied PUBLISH from forger (d0, q1, r0, m4, 'hall/b1/tag', ... (9 bytes))\n"]
+    broker = Broker(room)
+    broker._read(Log)
+    assert broker.reports == [("denied", "forger", "hall/b1/line"),
+                              ("denied", "forger", "hall/b1/tag")]
+
+
 # -- the board's side ---------------------------------------------------------------------------------
 def test_every_line_on_flash_goes_out_on_the_link_and_export_gives_a_range():
     vb = VirtualBoard("short", fast=True, seed=3)

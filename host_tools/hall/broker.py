@@ -32,7 +32,9 @@ from host_tools.hall.room import SPECTATOR, STATION
 
 BOARD_WRITES = (hall_link.LINE, hall_link.TAG, hall_link.STATUS, hall_link.EV, hall_link.CONN)
 BOARD_READS = (hall_link.WANT,)
-_DENIED = re.compile(r"Denied PUBLISH from (\S+) \(.*?'([^']*)'")
+# "Denied PUBLISH from CLIENT (dD, qQ, rR, mM, 'TOPIC', ...": dD is MQTT's DUP flag, set on a
+# publish sent again after a lost connection (the same refusal, not a new one)
+_DENIED = re.compile(r"Denied PUBLISH from (\S+) \(d(\d).*?'([^']*)'")
 _REFUSED = re.compile(r"Client (\S+) disconnected, not authorised")
 
 
@@ -176,7 +178,8 @@ class Broker:
             line = line.rstrip("\n")
             m = _DENIED.search(line)
             if m:
-                self._report("denied", m.group(1), m.group(2))
+                if m.group(2) == "0":
+                    self._report("denied", m.group(1), m.group(3))
                 continue
             m = _REFUSED.search(line)
             if m:

@@ -20,6 +20,7 @@ The station's state is read by the pages (``host_tools.hall.web``) through ``sna
 (retained), delayed by ``delay`` moves.
 """
 
+import hashlib
 import json
 import queue
 import threading
@@ -41,6 +42,7 @@ ENDINGS = ("end", "abandon")
 ALERTING = ("time_out", "hw_fault", "sensor_fault", "storage_full", "journal_lost", "fatal")
 EVENTS_KEPT = 40
 LISTENER_BACKLOG = 2000
+REJECTED_KEPT = 10000    # refused messages remembered, so one delivered twice is reported once
 
 
 class Game:
@@ -126,6 +128,7 @@ class Station:
         # every change of a board gets a larger number, past those of an earlier run of the
         # station: a page keeps the newest of what its stream and its snapshot bring
         self._rev = int(time.time() * 1000)
+        self._rejected_seen = {}        # digests of messages refused (insertion-ordered)
         self.why = {}                   # wants sent, by what made the station ask
         self.connected = False
         self._macs = {}
@@ -219,7 +222,7 @@ class Station:
                 msg = None
             if not isinstance(msg, dict):
                 if kind == hall_link.LINE:
-                    self._reject(st, "not a journal line message", payload[:120])
+                    self._reject(st, "not a journal line message", payload[:120], payload)
                 return
             if kind == hall_link.LINE:
                 self.line(st, msg.get("s"), msg.get("l"), now)
@@ -237,13 +240,14 @@ class Station:
         self.counts["lines"] += 1
         if not isinstance(serial, int) or isinstance(serial, bool) or serial < 1 \
                 or not isinstance(text, str):
-            self._reject(st, "a line message without its game serial or line", repr(text)[:120])
+            self._reject(st, "a line message without its game serial or line", repr(text)[:120],
+                         repr((serial, text)))
             return
         game = self._game(st, serial)
         try:
             took = self._take_line(st, game, text, now)
         except ExportError as exc:
-            self._reject(st, "game %d: %s" % (serial, exc.why), text[:160])
+            self._reject(st, "game %d: %s" % (serial, exc.why), text[:160], "%d|%s" % (serial, text))
             return
         if took:
             self.counts["accepted"] += 1
@@ -473,7 +477,19 @@ class Station:
                             game.result, game.notes, time.time())
 
     # -- reports and alerts ------------------------------------------------------------------------
-    def _reject(self, st, why, detail=""):
+    def _reject(self, st, why, detail="", message=None):
+        """Refuse a message of board ``st`` and report it once: the same ``message`` again (a
+        QoS 1 delivery repeated after the broker or the station lost its connection) is
+        counted with the duplicates, not reported again."""
+        if message is not None:
+            key = hashlib.sha256(st.id.encode() + b"|" + (message if isinstance(message, bytes)
+                                                          else message.encode())).digest()[:16]
+            if key in self._rejected_seen:
+                self.counts["duplicates"] += 1
+                return
+            self._rejected_seen[key] = None
+            if len(self._rejected_seen) > REJECTED_KEPT:
+                del self._rejected_seen[next(iter(self._rejected_seen))]
         self.counts["rejected"] += 1
         st.rejected += 1
         self._alert(st, "rejected: " + why)
