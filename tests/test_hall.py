@@ -193,11 +193,17 @@ def test_a_refused_message_delivered_twice_is_reported_once(tmp_path):
     class Log:
         stdout = ["Denied PUBLISH from forger (d0, q1, r0, m3, 'hall/b1/line', ... (60 bytes))\n",
                   "Denied PUBLISH from forger (d1, q1, r0, m3, 'hall/b1/line', ... (60 bytes))\n",
-                  "Denied PUBLISH from forger (d0, q1, r0, m4, 'hall/b1/tag', ... (9 bytes))\n"]
+                  "Denied PUBLISH from forger (d0, q1, r0, m4, 'hall/b1/tag', ... (9 bytes))\n",
+                  # the DUP flag is the client's to set: on a publish never refused before it
+                  # hides nothing
+                  "Denied PUBLISH from forger (d1, q1, r0, m5, 'hall/b1/line', ... (60 bytes))\n",
+                  "Denied PUBLISH from forger (d1, q1, r0, m3, 'hall/b1/ev', ... (60 bytes))\n"]
     broker = Broker(room)
     broker._read(Log)
     assert broker.reports == [("denied", "forger", "hall/b1/line"),
-                              ("denied", "forger", "hall/b1/tag")]
+                              ("denied", "forger", "hall/b1/tag"),
+                              ("denied", "forger", "hall/b1/line"),
+                              ("denied", "forger", "hall/b1/ev")]
 
 
 # -- the board's side ---------------------------------------------------------------------------------

@@ -33,8 +33,9 @@ from host_tools.hall.room import SPECTATOR, STATION
 BOARD_WRITES = (hall_link.LINE, hall_link.TAG, hall_link.STATUS, hall_link.EV, hall_link.CONN)
 BOARD_READS = (hall_link.WANT,)
 # "Denied PUBLISH from CLIENT (dD, qQ, rR, mM, 'TOPIC', ...": dD is MQTT's DUP flag, set on a
-# publish sent again after a lost connection (the same refusal, not a new one)
-_DENIED = re.compile(r"Denied PUBLISH from (\S+) \(d(\d).*?'([^']*)'")
+# publish sent again after a lost connection, mM its message id
+_DENIED = re.compile(r"Denied PUBLISH from (\S+) \(d(\d), q\d, r\d, m(\d+), '([^']*)'")
+DENIED_KEPT = 10000     # refused publishes remembered, to know a resend of one
 _REFUSED = re.compile(r"Client (\S+) disconnected, not authorised")
 
 
@@ -138,6 +139,7 @@ class Broker:
         self.proc = None
         self.reports = []
         self.log = []
+        self._denied = {}       # (client, message id, topic) of refused publishes, oldest first
         self.conf = None
         self._lock = threading.Lock()
 
@@ -178,8 +180,15 @@ class Broker:
             line = line.rstrip("\n")
             m = _DENIED.search(line)
             if m:
-                if m.group(2) == "0":
-                    self._report("denied", m.group(1), m.group(3))
+                # a resend (DUP, same client, id and topic as a refusal already reported) is
+                # the same refusal; the flag alone proves nothing: a client sets it at will
+                key = (m.group(1), m.group(3), m.group(4))
+                if m.group(2) == "1" and key in self._denied:
+                    continue
+                self._denied[key] = None
+                if len(self._denied) > DENIED_KEPT:
+                    del self._denied[next(iter(self._denied))]
+                self._report("denied", m.group(1), m.group(4))
                 continue
             m = _REFUSED.search(line)
             if m:

@@ -4,7 +4,8 @@ The full simulation scans every sensor slot through the drivers' debounce every 
 what the scenario tests and the full-stack soak exercise. Here the zone counts a debounced zone
 reader would report (and, for the analog front end, the colours it tells) are handed over
 directly (one poll per hand action), buttons arrive as clicks, the LEDs are painted but not
-shown, and the flash is the simulator's flash (so power cuts mid-write behave the same). The App, session, tracker and journal run unchanged on it.
+shown, and the flash is the simulator's flash (so power cuts mid-write behave the same). The
+App, session, tracker and journal run unchanged on it.
 """
 
 from firmware import sim as _sim
