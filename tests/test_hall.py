@@ -153,7 +153,15 @@ class InstantClient:
         self.published.append((topic, payload))
 
     def subscribe(self, topic, qos=0):
-        self.subscribed.append(topic)
+        self.subscribed.extend(t for t, _q in topic) if isinstance(topic, list) \
+            else self.subscribed.append(topic)
+        return 0, len(self.subscribed)            # (result, message id), as paho answers
+
+    def acknowledge(self, mid):
+        """The broker's SUBACK for the subscription sent with message id ``mid``."""
+        class Granted:
+            is_failure = False
+        self.on_subscribe(self, None, mid, [Granted()], None)
 
 
 def test_a_bridge_announces_its_board_even_when_the_broker_answers_at_once(tmp_path,
@@ -172,6 +180,29 @@ def test_a_bridge_announces_its_board_even_when_the_broker_answers_at_once(tmp_p
     conn = [json.loads(p) for t, p in client.published if t == hall_link.topic("hall", "b1", "conn")]
     assert conn and conn[0]["on"] is True and conn[0]["via"] == "usb"
     assert hall_link.topic("hall", "b1", "want") in client.subscribed
+
+
+def test_the_station_counts_itself_connected_only_once_its_subscriptions_are_granted(
+        tmp_path, monkeypatch):
+    """Between CONNACK and SUBACK the broker does not yet route the boards' lines to the
+    station: a station (or a drill) that took the CONNACK as ready could miss a board's line
+    (it once did, on a loaded CI machine)."""
+    from host_tools.hall import mqtt
+    from host_tools.hall.station import SUBSCRIBED, Station
+    from host_tools.hall.store import Store
+    monkeypatch.setattr(mqtt.paho, "Client", InstantClient)
+    InstantClient.made = []
+    room = Room.create(str(tmp_path / "room"), boards=["b1"])
+    st = Station(room, Store(str(tmp_path / "station.db"))).start()
+    try:
+        (client,) = InstantClient.made
+        assert len(client.subscribed) == len(SUBSCRIBED) and not st.connected
+        client.acknowledge(99)                    # another subscription's SUBACK
+        assert not st.connected
+        client.acknowledge(len(SUBSCRIBED))
+        assert st.connected
+    finally:
+        st.stop()
 
 
 def test_a_refused_message_delivered_twice_is_reported_once(tmp_path):

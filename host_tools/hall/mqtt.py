@@ -9,12 +9,13 @@ QUEUE = 20000            # messages kept while the broker is away (past that the
 
 
 def connect(room, user, client_id=None, on_connect=None, on_message=None, on_disconnect=None,
-            will=None, host=None, port=None, start=True, clean=True):
+            will=None, host=None, port=None, start=True, clean=True, on_subscribed=None):
     """A paho client logged in as ``user`` (a board id, ``station``, ``spectator``) with the
     room's password for it, connecting in the background and again after every loss;
     ``on_connect(client)`` runs after each (re)connect (subscribe there), ``on_message(client,
     topic, payload)`` for each message, ``will`` = (topic, payload) the broker publishes,
-    retained, when the connection dies; ``clean=False``: a persistent session (the broker keeps
+    retained, when the connection dies; ``on_subscribed(client, mid)`` when the broker
+    acknowledges the subscription sent with message id ``mid``; ``clean=False``: a persistent session (the broker keeps
     the client's subscriptions and queues its QoS 1 messages while it is away)."""
     c = paho.Client(paho.CallbackAPIVersion.VERSION2, client_id=client_id or user,
                     clean_session=clean)
@@ -33,6 +34,10 @@ def connect(room, user, client_id=None, on_connect=None, on_message=None, on_dis
         if on_message is not None:
             on_message(client, msg.topic, msg.payload)
 
+    def _subscribed(client, userdata, mid, reasons, properties):
+        if on_subscribed is not None and not any(r.is_failure for r in reasons):
+            on_subscribed(client, mid)
+
     def _disconnected(client, userdata, flags, reason, properties):
         if on_disconnect is not None:
             on_disconnect(client)
@@ -40,6 +45,7 @@ def connect(room, user, client_id=None, on_connect=None, on_message=None, on_dis
     c.on_connect = _connected
     c.on_message = _message
     c.on_disconnect = _disconnected
+    c.on_subscribe = _subscribed
     c.connect_async(host or room.host, port or room.port, keepalive=20)
     if start:
         c.loop_start()

@@ -130,7 +130,8 @@ class Station:
         self._rev = int(time.time() * 1000)
         self._rejected_seen = {}        # digests of messages refused (insertion-ordered)
         self.why = {}                   # wants sent, by what made the station ask
-        self.connected = False
+        self.connected = False          # logged in and subscribed: nothing a board sends is missed
+        self._subscription = None       # the message id of the subscription awaiting its SUBACK
         self._macs = {}
         self._stop = threading.Event()
         self._client = None
@@ -146,7 +147,7 @@ class Station:
             self._client = mqtt.connect(self.room, STATION, on_connect=self._connected,
                                         on_message=self._message,
                                         on_disconnect=self._disconnected, clean=False,
-                                        start=False)
+                                        on_subscribed=self._subscribed, start=False)
             self._client.loop_start()
         self._thread = threading.Thread(target=self._clock, name="station-clock", daemon=True)
         self._thread.start()
@@ -189,14 +190,19 @@ class Station:
 
     def _connected(self, client):
         with self.lock:
-            self.connected = True
-            for kind in SUBSCRIBED:
-                client.subscribe(hall_link.topic(self.room.name, "+", kind), qos=1)
+            # connected only once the broker has acknowledged the subscriptions: until then a
+            # line a board publishes may reach a broker that does not yet route it here
+            _rc, self._subscription = client.subscribe(
+                [(hall_link.topic(self.room.name, "+", kind), 1) for kind in SUBSCRIBED])
             for st in self.boards.values():       # ask every board for what may have been lost
                 for game in st.games.values():
                     if not game.done():
                         self._want(st, game, force=True, why='reconnect')
                 self._publish_view(st)
+
+    def _subscribed(self, client, mid):
+        if mid == self._subscription:
+            self.connected = True
 
     def _disconnected(self, client):
         self.connected = False
