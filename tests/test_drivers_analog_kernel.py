@@ -439,7 +439,8 @@ def test_cpython_never_loads_the_viper_module():
 
 def test_bad_code_bins_keep_the_thresholds_of_the_full_search():
     # _set_band skips the search of the bad codes' guard bands when the threshold's 64-code bin
-    # touches none (the drift tracking sets a band on most calls): same thresholds everywhere
+    # touches none (the drift tracking sets a band on most calls): same thresholds everywhere;
+    # a threshold on a bad code moves inwards (the band narrows, never widens)
     from firmware.drivers.analog_scan import AnalogScanner
     from firmware.drivers.analog_cal import thresholds
 
@@ -450,6 +451,10 @@ def test_bad_code_bins_keep_the_thresholds_of_the_full_search():
             if c - g <= t <= c + g:
                 return c + g + 1 if away > 0 else c - g - 1
         return t
+
+    def inwards(t, away, bad, guard):
+        # a band's threshold: moved only within the ADC's range (past it: no bound)
+        return reference(t, away, bad, guard) if 0 <= t <= 0xFFFF else t
 
     for bad, guard in (((512, 1536, 2560, 3584), 12), ((0, 4095, 1000), 40), ((63, 64), 0)):
         sc = AnalogScanner(lambda: 0, None, 6, n=2, bad_codes=bad, bad_guard=guard)
@@ -465,7 +470,7 @@ def test_bad_code_bins_keep_the_thresholds_of_the_full_search():
                                    (5, None, base + sc.off)):
                     sc.state[s] = st
                     want_hi = 0xFFFF if hi is None else \
-                        max(0, min(reference(hi, 1, bad, guard), 0xFFFF))
-                    want_lo = 0 if lo is None else max(0, min(reference(lo, -1, bad, guard), 0xFFFF))
+                        max(0, min(inwards(hi, -1, bad, guard), 0xFFFF))
+                    want_lo = 0 if lo is None else max(0, min(inwards(lo, 1, bad, guard), 0xFFFF))
                     assert thresholds(sc, s, st != 0) == (want_hi, want_lo), (bad, base, st)
                 sc.state[s] = 0

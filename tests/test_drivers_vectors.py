@@ -4,6 +4,7 @@ Each table row is (time ms, raw input, expected output). Under MicroPython this 
 script (`micropython tests/test_drivers_vectors.py`, repo root on MICROPYPATH) and prints "ok N".
 """
 
+import gc
 import sys
 
 if sys.implementation.name != "micropython":
@@ -270,6 +271,8 @@ def test_zone_counts_full_point_digital_and_analog():
         else:
             assert z.colour[5] == 0
         assert len(changes) >= 1
+        hw = sim = z = None           # a board holds one Hardware: free it before the next
+        gc.collect()
 
 
 # Zone timeline: (t, expected count of zone 3, expected fault bit of zone 3, then this action)
@@ -363,6 +366,8 @@ def test_calibration_is_kept_across_a_reboot():
     sim.drift(-300)                  # a board whose sensors all read 300 codes low
     assert hw.calibrate_sensors(4)
     base = hw.scanner.baseline[40]
+    del hw                           # a board holds one Hardware: the old one goes at a reboot
+    gc.collect()
     hw2 = sim.reboot()
     assert hw2.scanner.baseline[40] == base
     _run(hw2, 300)
@@ -397,6 +402,73 @@ def test_analog_reading_at_threshold_does_not_flicker():
     _run(hw, 2000, flips)
     assert len(flips) <= 1, flips
     assert base > 0
+
+
+class _Registers:
+    """The SIO's select register, standing in for a scanner fed by a list: writes go nowhere."""
+
+    def __setitem__(self, address, value):
+        pass
+
+
+def _stack_scanner(codes, hyst_pct=3):
+    """A 3-level AnalogScanner on ``len(codes)`` slots whose ADC reads ``codes[slot]`` (a
+    list: change it to move a stack), one checker = 400 codes, levels 1 / 1.5 / 1.77."""
+    n = len(codes)
+    sel = [0]                                   # the scanner starts with slot 0 selected
+
+    class Regs(_Registers):
+        def __setitem__(self, address, value):
+            sel[0] ^= value >> 6
+
+    def read():
+        c = codes[sel[0]]
+        return (c << 4) | (c >> 8)
+
+    return AnalogScanner(read, Regs(), 6, n, zero_code=1241, levels=3, unit_codes=400,
+                         ratios=(256, 384, 452), hyst=hyst_pct * 256 // 100, bad_codes=())
+
+
+def _scans(sc, k):
+    for _ in range(k):
+        sc.scan()
+
+
+def test_analog_stack_settling_inside_the_hysteresis_is_read_again():
+    # A Black 3-stack reading 661 codes above zero: past the 2|3 edge (653) by 8 codes, inside
+    # level 2's hysteresis (12 codes) and past half of it. Read as 3 set down at once (its
+    # filtered level passes level 2 on the way up), built checker by checker, and put back after
+    # a lift (no band left: the drift round's second reading); 3 codes past the edge (less than
+    # half the hysteresis) it stays as it was entered: no flicker at an edge.
+    zero = 1241
+    codes = [zero] * 4
+    sc = _stack_scanner(codes)
+    _scans(sc, 20)
+    assert list(sc.state) == [0, 0, 0, 0]
+    codes[1] = zero + 661                       # set down whole
+    _scans(sc, 20)
+    assert sc.state[1] == 3 | 4
+    codes[2] = zero + 400                       # built up checker by checker
+    _scans(sc, 20)
+    codes[2] = zero + 600
+    _scans(sc, 20)
+    assert sc.state[2] == 2 | 4
+    codes[2] = zero + 661
+    _scans(sc, 20)
+    assert sc.state[2] == 3 | 4
+    codes[1] = zero + 600                       # a checker lifted, then put back
+    _scans(sc, 20)
+    assert sc.state[1] == 2 | 4
+    codes[1] = zero + 661
+    _scans(sc, 40)                              # it settles, and a drift round comes
+    assert sc.state[1] == 3 | 4
+    raw = sc.raw                                # the planes say three on slot 1
+    assert [(raw[p * sc.nbytes] >> 1) & 1 for p in range(4)] == [1, 1, 1, 1]
+    codes[3] = zero + 600
+    _scans(sc, 20)
+    codes[3] = zero + 656                       # 3 codes past the edge: as entered (2)
+    _scans(sc, 40)
+    assert sc.state[3] == 2 | 4
 
 
 def test_analog_thresholds_avoid_bad_codes():

@@ -151,6 +151,8 @@ def setup(sc, adc_read, mem32, sel_base, n, zero_code=1241, on_codes=150, off_co
     sc._selected = 0
     sc._next = 0
     sc._drift_slot = 0
+    sc._watch = 0           # the slot that changed last, read again for _watch_n more scans
+    sc._watch_n = 0
     sc.kernel = kernel
     if kernel is not None:
         kernel.attach(sc, regs, settle)       # the kernel's arrays, scan and _scan_range

@@ -30,6 +30,8 @@ SETTLE_LOOPS = 16
 _BIN = const(10)       # _bad_bins: which 1024-unit (64-code) bins a bad code's guard band touches
 
 
+_WATCH = const(5)      # a slot that changed is read again for _WATCH << filter_shift scans
+                       # while its filtered level settles (to within a code of a full checker)
 _EMPTY = const(0)
 _BLACK_FLAG = const(4)  # state: 0 empty, else the level (1..3) | 4 when Black
 _NONE = const(255)      # no neighbour
@@ -124,13 +126,17 @@ class AnalogScanner:
             else:
                 hi = base + high
                 lo = base + low
+        # a threshold on a bad code moves inwards (the band narrows): a level past it is then
+        # classified again, and classify() keeps the state unless it is past the edge; moved
+        # outwards it would widen the hysteresis into the next level's readings (a 3-stack
+        # could stay read as 2). One past the ADC's range is no bound: it stays.
         bins = self._bad_bins
         i = hi >> _BIN
-        if not 0 <= i < 64 or bins[i]:           # _clear_of_bad's own test, without the call
-            hi = self._clear_of_bad(hi, 1)
+        if 0 <= i < 64 and bins[i]:              # _clear_of_bad's own test, without the call
+            hi = self._clear_of_bad(hi, -1)
         i = lo >> _BIN
-        if not 0 <= i < 64 or bins[i]:
-            lo = self._clear_of_bad(lo, -1)
+        if 0 <= i < 64 and bins[i]:
+            lo = self._clear_of_bad(lo, 1)
         self.hi[s] = hi if 0 <= hi < 0xFFFF else 0xFFFF if hi > 0 else 0
         self.lo[s] = lo if 0 < lo <= 0xFFFF else 0 if lo <= 0 else 0xFFFF
 
@@ -178,6 +184,8 @@ class AnalogScanner:
         self._next = s
         self._selected = s - 1 if s else n - 1
         self._track_drift()
+        if self._watch_n:
+            self._follow()
         return self.raw
 
     def _scan_range(self, first, end):
@@ -224,6 +232,9 @@ class AnalogScanner:
                 raw[c] &= ~m
         self._set_band(s, st)
         self._check_rail(s, v)
+        if st != _EMPTY and self.levels > 1:
+            self._watch = s
+            self._watch_n = _WATCH << self.filter_shift
 
     def _field(self, v, kind, u):
         """What a stack in state ``v`` adds to a ``kind`` neighbour whose unit is ``u`` (1/16
@@ -258,14 +269,39 @@ class AnalogScanner:
             self.faults[b] ^= m
             self.fault_changed = True
 
+    def _recheck(self, s, v):
+        """Read an occupied slot's stack level again when its level ``v`` has settled inside
+        its band's hysteresis but past a level's edge by at least half the hysteresis (a
+        stack built up checker by checker whose last one read short, or a drift): the band
+        alone would keep the old level for good. Empty and colour are left to the band."""
+        old = self.state[s]
+        if old == _EMPTY:
+            return
+        m = self.unit[s] * self.hyst >> 9
+        st = self.classify(s, v - m)
+        if st != old and st and (st ^ old) & _BLACK_FLAG == 0 and st == self.classify(s, v + m):
+            self._change(s, v)
+
+    def _follow(self):
+        """Read the slot that changed last again (``_recheck``) for some scans while its
+        filtered level settles: a stack set down at once passes level 2's band on its way up,
+        and a 3-stack near the edge would stay there inside the hysteresis."""
+        self._watch_n -= 1
+        s = self._watch
+        self._recheck(s, self.level[s])
+
     def _track_drift(self):
-        """For one slot per call: check for a railed (open/shorted) sensor, and move an empty
-        slot's baseline a step towards its level (temperature, stray fields)."""
+        """For one slot per call: check for a railed (open/shorted) sensor, move an empty
+        slot's baseline a step towards its level (temperature, stray fields), and read an
+        occupied one's stack level again (``_recheck``)."""
         s = self._drift_slot
         lv = self.level[s]
         if lv < self.rail_low or lv > self.rail_high or self.faults[s >> 3]:
             self._check_rail(s, lv)                  # nothing to do when in range, no fault
-        if self.state[s] == _EMPTY:
+        if self.state[s] != _EMPTY:
+            if self.levels > 1:
+                self._recheck(s, lv)
+        else:
             base = self.baseline[s]
             step = (lv - base) >> self.drift_shift
             if step == 0 and lv != base:

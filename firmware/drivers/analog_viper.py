@@ -28,7 +28,8 @@ _POLLS = const(2000)          # READY polls before a conversion counts as timed 
 _P_FIRST = const(0)
 _P_END = const(1)
 _P_SHIFT = const(2)            # filter shift
-# p[3], p[4]: unused
+_P_RECHECK = const(3)          # 1: an occupied drift slot's stack level is read again (in Python)
+# p[4]: unused
 _P_SETTLE = const(5)           # countdown turns between the select write and the conversion
 _P_TIMEOUTS = const(6)         # conversions that never became READY (added to)
 _P_DRIFT = const(7)            # the drift slot; above 255: no drift step here
@@ -57,7 +58,8 @@ def scan(step_xor: ptr32, level: ptr16, hi: ptr16, lo: ptr16, state: ptr8, chang
     enabled on the right channel.
 
     The drift step (AnalogScanner._track_drift), when p[7] <= 255, in its usual case only: the
-    slot in the rails (p[8]..p[9]), no fault in its byte of faults, not changed by this call;
+    slot in the rails (p[8]..p[9]), no fault in its byte of faults, not changed by this call,
+    empty or p[3] = 0 (an occupied slot of a stack-counting board is read again in Python);
     if empty, its baseline moves one step (shift p[10]) towards its level and its band
     (baseline +- p[11]) is set when clear of the bad codes' bins and of 0..0xFFFF. Then p[7]
     moves on (wrapping at p[1]: the whole board) and p[12] = 0; otherwise nothing is written
@@ -122,7 +124,11 @@ def scan(step_xor: ptr32, level: ptr16, hi: ptr16, lo: ptr16, state: ptr8, chang
     if defer or lv < p[_P_RAIL_LOW] or lv > p[_P_RAIL_HIGH] or faults[d >> 3]:
         p[_P_DEFER] = 1
         return n
-    if state[d] == 0:
+    if state[d] != 0:
+        if p[_P_RECHECK]:
+            p[_P_DEFER] = 1                  # an occupied slot's recheck: the Python step
+            return n
+    else:
         base = baseline[d]
         if lv > base:
             nb = base + ((lv - base) >> p[_P_DRIFT_SHIFT])
@@ -160,11 +166,12 @@ def attach(sc, regs, settle):
     sc._sio, sc._adc = regs
     # select word changes: going from slot s-1 (or n-1 for s = 0) to s, shifted to the pins
     sc.step_xor = array("I", [((s - 1 if s else n - 1) ^ s) << sc.sel_base for s in range(n)])
-    # the kernel's parameters (scan's p): first, end, filter shift, (unused x2), settle turns,
+    # the kernel's parameters (scan's p): first, end, filter shift, stack levels recheck,
+    # (unused), settle turns,
     # conversions timed out; drift slot (0xFFFF: drift step in Python), rails, drift shift,
     # empty band, step deferred
-    sc._kp = array("i", [0, 0, sc.filter_shift, 0, 0, settle, 0, 0xFFFF, sc.rail_low,
-                         sc.rail_high, sc.drift_shift, sc.on, 0])
+    sc._kp = array("i", [0, 0, sc.filter_shift, int(sc.levels > 1), 0, settle, 0, 0xFFFF,
+                         sc.rail_low, sc.rail_high, sc.drift_shift, sc.on, 0])
     sc.changed = array("H", [0] * n)        # slots that left their band, (slot << 2) | 1|2
     sc._scan_range = lambda first, end: _range(sc, first, end)
     if sc.per_scan == n:
@@ -199,6 +206,8 @@ def _board(sc):
         sc._drift_slot = p[7]
         sc._track_drift()
         p[7] = sc._drift_slot
+    if sc._watch_n:
+        sc._follow()
     return sc.raw
 
 

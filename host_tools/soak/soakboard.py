@@ -215,9 +215,15 @@ class VirtualBoard:
         self.wait(ms + 40)
 
     def setup(self):
-        """Set out the checkers where the tracked game has them."""
+        """Set out the checkers where the tracked game has them, and look at the board until it
+        reads them (2 s at most: people take longer than that to set out 30 checkers; a stack
+        set down whole can take the sensors' periodic second reading, ~0.7 s a round)."""
         self.cmd("sim setup")
         self.wait(100)
+        for _ in range(20):
+            if self.session.phase != "setup":
+                break
+            self.wait(100)
 
     def power_cut(self, after_bytes=None, off_ms=0):
         """Cut the power (now, or during the next flash writes) and boot again."""
