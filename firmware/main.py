@@ -50,7 +50,7 @@ class Runner:
         self.world = None
         if self.sim:
             from firmware import sim
-            sim.install()
+            sim.install(False)     # (rp2: the world's, when a PIO strip needs it)
             from firmware.drivers import board_config
             from firmware.drivers import hardware
             from firmware.sim.world import SimWorld, build

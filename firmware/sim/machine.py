@@ -1,4 +1,7 @@
-"""Stand-in for the machine module: Pin, SPI, ADC, PWM, WDT and mem32 wired to the simulated world."""
+"""Stand-in for the machine module: Pin, SPI, ADC, PWM, WDT and mem32 wired to the simulated world.
+
+Only what the firmware uses: every name a stand-in defines stays interned in the MicroPython
+tests' heap (the real module's names are in the board's ROM)."""
 
 _world = None
 
@@ -16,21 +19,12 @@ def current_world():
 class Pin:
     IN = 0
     OUT = 1
-    OPEN_DRAIN = 2
-    ALT = 3
     PULL_UP = 1
-    PULL_DOWN = 2
-    IRQ_FALLING = 4
-    IRQ_RISING = 8
 
     def __init__(self, id, mode=-1, pull=-1, *, value=None, **kwargs):
         self.id = id
         self.mode = mode
         self.world = _world
-        if value is not None:
-            self.value(value)
-
-    def init(self, mode=-1, pull=-1, *, value=None, **kwargs):
         if value is not None:
             self.value(value)
 
@@ -59,15 +53,11 @@ class Pin:
     def off(self):
         self.value(0)
 
-    def irq(self, handler=None, trigger=0, **kwargs):
-        return None
-
 
 class SPI:
     MSB = 0
-    LSB = 1
 
-    def __init__(self, id, baudrate=1000000, *, polarity=0, phase=0, bits=8, firstbit=0,
+    def __init__(self, id, baudrate=1000000, *, polarity=0, phase=0, bits=8,
                  sck=None, mosi=None, miso=None):
         self.world = _world
 
@@ -109,9 +99,6 @@ class PWM:
         self._duty = d
         if self.world is not None:
             self.world.buzzer = (self._freq, d)
-
-    def deinit(self):
-        pass
 
 
 class WDT:
@@ -167,21 +154,6 @@ def unique_id():
     return uid if uid else b"\x4e\x41\x52\x44\x59\x53\x49\x4d"
 
 
-def disable_irq():
-    return 0
-
-
-def enable_irq(state=0):
-    pass
-
-
 def idle():
     pass
 
-
-def reset_cause():
-    return 1
-
-
-PWRON_RESET = 1
-WDT_RESET = 3

@@ -6,7 +6,6 @@ import os
 from firmware.drivers.ticks import TICKS_MASK
 from firmware.sim import machine as sim_machine
 from firmware.sim import neopixel as sim_neopixel
-from firmware.sim import rp2 as sim_rp2
 from firmware.sim.flash import PowerCut, SimFlash
 
 try:
@@ -122,7 +121,10 @@ class SimWorld:
         self.btn_base = cfg.pins["btn_p0"]
         self.machine = _MachineView(self)
         self.neopixel = sim_neopixel
-        self.rp2 = sim_rp2
+        self.rp2 = None          # the rp2 stand-in only for a PIO strip: its names cost qstrs
+        if cfg.led_driver == "pio":
+            from firmware.sim import rp2
+            self.rp2 = rp2
         sim_machine.bind(self)
 
     # clock -----------------------------------------------------------------
