@@ -222,7 +222,10 @@ def stage_acquire_only(src):
 def viper_estimate(out, src, n, slots):
     """The RP2040 path: x64 instruction counts of the viper kernel and of a whole-board poll on
     it, and the stated estimate they give (see the module docstring)."""
-    from firmware.drivers.analog_scan import SETTLE_LOOPS
+    import inspect
+    from firmware.drivers import analog_cal
+    # the multiplexer settle the scanner is built with (turns of the kernel's countdown loop)
+    SETTLE_LOOPS = inspect.signature(analog_cal.setup).parameters["settle"].default
     stage_acquire_only(src)
     ir = {name: measure(out, src, name, n, kernels=True)[0] for name in VIPER}
     print("analog scan on the viper kernel (the RP2040's path; x64 instructions, k above not used):")

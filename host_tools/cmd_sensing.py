@@ -26,11 +26,11 @@ KINDS = {"point": 2, "edge point": 1, "bar": 0, "tray": 0}
 
 def _scanner(cfg):
     from firmware.drivers.analog_scan import AnalogScanner
-    from firmware.drivers.analog_cal import stack_tables
-    unit, ratios, xt, hyst = stack_tables(cfg)
+    from firmware.drivers.analog_cal import stack
+    unit, ratios, xt, hyst = stack(cfg)
     a = cfg.analog
     sc = AnalogScanner(lambda: 0, None, 0, 1, zero_code=a["zero_code"], on_codes=a["on_codes"],
-                       off_codes=a["off_codes"], levels=cfg.levels, unit_codes=unit,
+                       off_codes=a["off_codes"], levels=cfg.levels, unit=unit,
                        ratios=ratios, hyst=hyst, crosstalk=xt, neighbours=bytearray(b"\xff" * 4),
                        white_below=a["white"] == "below")
     return sc, unit, xt

@@ -25,7 +25,6 @@ from mphelp import ROOT, run
 COMMON = r'''
 from array import array
 from firmware.drivers.analog_scan import AnalogScanner
-from firmware.drivers import analog_cal
 
 ZERO = 1241
 
@@ -180,7 +179,7 @@ for seed, n, scans, per_scan, fshift, wb, other in CONFIGS:
     a = make(la, n, per_scan=per_scan, filter_shift=fshift, white_below=wb, **other)
     b = Logged(None, {}, 6, n, per_scan=per_scan, filter_shift=fshift, white_below=wb,
                kernel=analog_viper, regs=(regs.sio, regs.adc), settle=1, **other)
-    assert b.kernel is analog_viper and a.kernel is None   # (b has no adc_read: the kernel reads)
+    assert b.kernel is analog_viper and a.kernel is None   # (b has no read_u16: the kernel reads)
     h = 0
     i = 0
     for vals in readings(rnd, n, scans, 150, 90):
@@ -200,7 +199,7 @@ for seed, n, scans, per_scan, fshift, wb, other in CONFIGS:
         b.log = []
         h = fold(h, sa)
         i += 1
-    assert analog_cal.adc_timeouts(b) == 0
+    assert b._kp[6] == 0             # no conversion the kernel gave up waiting for
     print("hash", seed, h)
     if per_scan is None:             # Python's drift step ran only where the kernel deferred
         print("deferred", seed, getattr(b, "drift_calls", 0), scans)
@@ -289,7 +288,6 @@ from array import array
 import micropython
 from firmware.drivers import analog_viper
 from firmware.drivers.analog_scan import AnalogScanner
-from firmware.drivers import analog_cal
 
 # separate registers: RESULT a fixed code (upper bits set too: the kernel keeps 12 bits)
 regs = RegFile(alias=False)
@@ -349,7 +347,7 @@ assert sc.state == bytearray([1 | 4] * n), sc.state      # one Black checker on 
 assert sc.raw == bytearray([0xFF, 0x03, 0xFF, 0x03]), sc.raw
 scans_with_the_heap_locked(1241)
 assert sc.state == bytearray(n) and sc.raw == bytearray(4), (sc.state, sc.raw)
-assert analog_cal.adc_timeouts(sc) == 0
+assert sc._kp[6] == 0             # no conversion the kernel gave up waiting for
 print("ok")
 '''
 
@@ -431,7 +429,7 @@ def test_cpython_never_loads_the_viper_module():
             "assert hw.scanner.kernel is None\n"
             "assert hw.scanner.per_scan == hw.config.n_slots\n"     # the whole board, as on the RP2040
             "from firmware.drivers import analog_cal\n"
-            "assert analog_cal.rp2_kernel(None) == (None, None)\n"
+            "assert analog_cal.kernel(None) == (None, None)\n"
             "assert 'firmware.drivers.analog_viper' not in sys.modules\nprint('ok')\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
@@ -442,7 +440,7 @@ def test_bad_code_bins_keep_the_thresholds_of_the_full_search():
     # touches none (the drift tracking sets a band on most calls): same thresholds everywhere;
     # a threshold on a bad code moves inwards (the band narrows, never widens)
     from firmware.drivers.analog_scan import AnalogScanner
-    from firmware.drivers.analog_cal import thresholds
+    from test_drivers_vectors import thresholds
 
     def reference(t, away, bad, guard):
         g = guard << 4

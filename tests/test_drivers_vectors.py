@@ -15,7 +15,6 @@ from firmware.sim import install
 install()
 
 from firmware.drivers.analog_scan import AnalogScanner  # noqa: E402
-from firmware.drivers.analog_cal import thresholds  # noqa: E402
 from firmware.drivers.buttons import BTN_MENU, BTN_P0, BTN_P1, LONG, Buttons  # noqa: E402
 from firmware.drivers.debounce import SlotDebouncer  # noqa: E402
 from firmware.drivers.dice import Dice  # noqa: E402
@@ -425,7 +424,7 @@ def _stack_scanner(codes, hyst_pct=3):
         c = codes[sel[0]]
         return (c << 4) | (c >> 8)
 
-    return AnalogScanner(read, Regs(), 6, n, zero_code=1241, levels=3, unit_codes=400,
+    return AnalogScanner(read, Regs(), 6, n, zero_code=1241, levels=3, unit=400,
                          ratios=(256, 384, 452), hyst=hyst_pct * 256 // 100, bad_codes=())
 
 
@@ -469,6 +468,13 @@ def test_analog_stack_settling_inside_the_hysteresis_is_read_again():
     codes[3] = zero + 656                       # 3 codes past the edge: as entered (2)
     _scans(sc, 40)
     assert sc.state[3] == 2 | 4
+
+
+def thresholds(sc, s, occupied):
+    """(hi, lo) band of slot s of the AnalogScanner ``sc``: empty (occupied False) or holding its
+    present state."""
+    sc._set_band(s, sc.state[s] if occupied else 0)
+    return sc.hi[s], sc.lo[s]
 
 
 def test_analog_thresholds_avoid_bad_codes():

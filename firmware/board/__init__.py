@@ -20,6 +20,18 @@ def load(name):
     return __import__(name, None, None, ("__name__",))
 
 
+def call(name, fn, *args, **kw):
+    """``fn(*args, **kw)`` of the feature module ``name``, loaded for the call and dropped again
+    after it (unless it was loaded already: a call from inside it), so its code takes RAM only
+    meanwhile."""
+    had = name in sys.modules
+    try:
+        return getattr(load(name), fn)(*args, **kw)
+    finally:
+        if not had:
+            drop(name)
+
+
 def drop(*names):
     """Forget the modules ``names``: the next ``load`` imports them again."""
     for name in names:

@@ -1,6 +1,8 @@
 """Analog sensor front end: linear Hall sensors through two levels of 74HC4067 into ADC0, read as
 stack levels (how many same-colour checkers stand on a slot) with the neighbours' crosstalk taken out."""
 
+from firmware.board import call
+
 try:
     from micropython import const
 except ImportError:  # CPython without the sim stand-ins
@@ -22,11 +24,7 @@ _Q = const(4)          # levels and baselines are kept in 1/16 ADC code (12.4 fi
 # The viper kernel's registers: the SIO (GPIO_OUT_XOR at +0x1C) and the ADC (datasheet 4.9.6:
 # CS at +0 with EN bit 0, START_ONCE bit 2, READY bit 8, AINSEL bits 12-14; RESULT at +4;
 # +0x2000 is CS's atomic set alias, so a start leaves AINSEL and EN as they are): (SIO, ADC) bases
-# in analog_cal.rp2_kernel.
-# Multiplexer settle between the select write and the conversion start, in turns of the
-# kernel's countdown loop: 16 turns ~ 1 us at 125 MHz (an estimate of ~8 cycles per turn on the
-# Cortex-M0+; 74HC4067 switching at 3.3 V is a few hundred ns). Confirm on a board.
-SETTLE_LOOPS = 16
+# in analog_cal.kernel; the multiplexer's settle time: analog_cal's setup (``settle``).
 _BIN = const(10)       # _bad_bins: which 1024-unit (64-code) bins a bad code's guard band touches
 
 
@@ -41,7 +39,7 @@ def build(cfg, machine, sim, storage):
     """The board's AnalogScanner from board.json's tables (``cfg``) on ``machine``'s parts,
     calibrated as ``storage`` keeps it (hardware.Hardware; ``sim``: the simulator's world or
     None): analog_cal.build."""
-    return _cal("build", cfg, machine, sim, storage)
+    return call("firmware.drivers.analog_cal", "build", cfg, machine, sim, storage)
 
 
 class AnalogScanner:
@@ -64,7 +62,7 @@ class AnalogScanner:
 
     ``levels`` = 1 with no ratios is the plain presence-and-colour scanner.
 
-    ``kernel`` (the analog_viper module on the RP2040, see analog_cal's ``rp2_kernel``) replaces
+    ``kernel`` (the analog_viper module on the RP2040, see analog_cal's ``kernel``) replaces
     the Python loop with its compiled ``scan`` (select, settle ``settle`` turns, convert, filter,
     band compare, slots that left their band into ``changed``) on the registers ``regs`` = (SIO
     base, ADC base); ``_change`` then runs for each of them as before. Same results as the Python
@@ -75,21 +73,21 @@ class AnalogScanner:
     # empty, each sensor's zero; with one checker on every slot, its gain; both as bytes (to
     # store on flash), and restored from them
     def calibrate(self, *args):             # (samples=16)
-        _cal("calibrate", self, *args)
+        call("firmware.drivers.analog_cal", "calibrate", self, *args)
 
     def calibrate_units(self, *args):       # (samples=16)
-        _cal("calibrate_units", self, *args)
+        call("firmware.drivers.analog_cal", "calibrate_units", self, *args)
 
     def calibration(self):
-        return _cal("calibration", self)
+        return call("firmware.drivers.analog_cal", "calibration", self)
 
     def load_calibration(self, data):
-        _cal("load_calibration", self, data)
+        call("firmware.drivers.analog_cal", "load_calibration", self, data)
 
     def __init__(self, *args, **kw):
         # the arguments and their defaults: analog_cal.setup (run once per boot: a feature
         # module's work, loaded for the call and dropped again)
-        _cal("setup", self, *args, **kw)
+        call("firmware.drivers.analog_cal", "setup", self, *args, **kw)
 
     def _clear_of_bad(self, t, v):
         """Move threshold t (1/16 code) out of the guard band around a bad ADC code, in
@@ -159,19 +157,19 @@ class AnalogScanner:
         self._set_band(s, self.state[s])
 
     def select(self, s):
-        self.mem32[_SIO_GPIO_OUT_XOR] = (self._selected ^ s) << self.sel_base
-        self._selected = s
+        self.mem32[_SIO_GPIO_OUT_XOR] = (self._last ^ s) << self.sel_base
+        self._last = s
 
     def read_code(self, s):
         """One 12-bit conversion of slot s."""
         self.select(s)
-        return self.adc_read() >> 4
+        return self.read_u16() >> 4
 
     def scan(self):
         """Read the next ``per_scan`` slots; returns ``raw`` (occupancy bytes, then Black bytes)."""
         s = self._next
         n = self.n
-        if self._selected != (s - 1 if s else n - 1):
+        if self._last != (s - 1 if s else n - 1):
             self.select(s - 1 if s else n - 1)
         end = s + self.per_scan              # (wrapping)
         if end <= n:
@@ -182,9 +180,9 @@ class AnalogScanner:
             self._scan_range(0, end - n)
             s = end - n
         self._next = s
-        self._selected = s - 1 if s else n - 1
+        self._last = s - 1 if s else n - 1
         self._track_drift()
-        if self._watch_n:
+        if self._watch:
             self._follow()
         return self.raw
 
@@ -192,7 +190,7 @@ class AnalogScanner:
         mem32 = self.mem32
         sel = self.sel_base
         t = first - 1 if first else self.n - 1       # the slot selected before
-        adc_read = self.adc_read
+        read_u16 = self.read_u16
         fshift = self.filter_shift
         level = self.level
         hi = self.hi
@@ -201,7 +199,7 @@ class AnalogScanner:
             mem32[_SIO_GPIO_OUT_XOR] = (t ^ s) << sel
             t = s
             lv = level[s]
-            lv += (adc_read() - lv) >> fshift
+            lv += (read_u16() - lv) >> fshift
             level[s] = lv
             if lv > hi[s] or lv < lo[s]:
                 self._change(s, lv)
@@ -233,29 +231,28 @@ class AnalogScanner:
         self._set_band(s, st)
         self._check_rail(s, v)
         if st != _EMPTY and self.levels > 1:
-            self._watch = s
-            self._watch_n = _WATCH << self.filter_shift
+            self._watch = (_WATCH << self.filter_shift) << 8 | s   # scans left << 8 | slot
 
-    def _field(self, v, kind, u):
-        """What a stack in state ``v`` adds to a ``kind`` neighbour whose unit is ``u`` (1/16
+    def field(self, v, kind, unit):
+        """What a stack in state ``v`` adds to a ``kind`` neighbour whose unit is ``unit`` (1/16
         code, signed as the reading moves)."""
         if v == _EMPTY:
             return 0
         x = self.crosstalk[kind][(v & 3) - 1]
         if x > 127:
             x -= 256
-        x = u * x >> 8
+        x = unit * x >> 8
         return x if ((v & _BLACK_FLAG) != 0) == self.white_below else -x
 
     def _neighbours(self, s, old, v):
-        nbr = self.nbr
+        nbr = self.neighbours
         for i in range(4):
             t = nbr[4 * s + i]
             if t == _NONE:
                 continue
             kind = i >> 1
             u = self.unit[t]
-            d = self._field(v, kind, u) - self._field(old, kind, u)
+            d = self.field(v, kind, u) - self.field(old, kind, u)
             if d:
                 self.xoff[t] += d
                 self.baseline[t] += d
@@ -286,8 +283,9 @@ class AnalogScanner:
         """Read the slot that changed last again (``_recheck``) for some scans while its
         filtered level settles: a stack set down at once passes level 2's band on its way up,
         and a 3-stack near the edge would stay there inside the hysteresis."""
-        self._watch_n -= 1
-        s = self._watch
+        w = self._watch - 0x100
+        self._watch = w if w > 0xFF else 0
+        s = w & 0xFF
         self._recheck(s, self.level[s])
 
     def _track_drift(self):
@@ -312,17 +310,3 @@ class AnalogScanner:
         s += 1
         self._drift_slot = 0 if s == self.n else s
 
-
-def _cal(fn, *args, **kw):
-    """``fn(*args, **kw)`` of firmware.drivers.analog_cal, a feature module dropped again after
-    the call (firmware.board's load/drop; not in a call from analog_cal itself): its code takes
-    RAM only meanwhile."""
-    import sys
-    from firmware.board import load, drop
-    name = "firmware.drivers.analog_cal"
-    had = name in sys.modules
-    try:
-        return getattr(load(name), fn)(*args, **kw)
-    finally:
-        if not had:
-            drop(name)

@@ -195,7 +195,7 @@ def _range(sc, first, end):
 def _board(sc):
     """``AnalogScanner.scan`` of the whole board by the kernel, the drift step included unless
     it is a rare case (p[12]): then ``_track_drift``."""
-    if sc._selected != sc.n - 1:
+    if sc._last != sc.n - 1:
         sc.select(sc.n - 1)
     p = sc._kp
     c = scan(sc.step_xor, sc.level, sc.hi, sc.lo, sc.state, sc.changed,  # noqa: F821 (exec'd)
@@ -206,7 +206,7 @@ def _board(sc):
         sc._drift_slot = p[7]
         sc._track_drift()
         p[7] = sc._drift_slot
-    if sc._watch_n:
+    if sc._watch:
         sc._follow()
     return sc.raw
 

@@ -14,6 +14,8 @@ neighbour's changes.
 
 import math
 
+from firmware.board import call
+
 # Magnets: 0..29 the checkers, 30..61 loose ones (tests' set_slot/set_zone). A stack position's
 # byte in ``ids``: the magnet's id, | 0x40 for a Black checker (south up); 255: none.
 # The model's parameters, in one array of doubles (``p``): 0-3 a magnet's nominal Br (T),
@@ -32,9 +34,9 @@ class HallField:
     def __init__(self, cfg, seed=1):
         # board.json's model read into this field's tables: firmware.sim.hallsetup (one-time
         # work, loaded for the call and dropped again)
-        _setup("setup", self, cfg, seed)
+        call("firmware.sim.hallsetup", "setup", self, cfg, seed)
 
-    def _drawn(self, key, i, t):
+    def draw(self, key, i, t):
         """The tolerance draw ``i`` of a magnet or sensor ``key``: uniform in [-t, t], the same
         every time (a hash of the seed, key and i: nothing stored)."""
         x = (self.seed * 2654435761 + key * 40503 + i * 9973 + 12345) & 0x7FFFFFFF
@@ -46,24 +48,24 @@ class HallField:
         """(Br in T, thickness, seat depth, checker thickness in mm) of magnet ``i``."""
         p = self.p
         k = 1000 + i
-        return (p[0] + self._drawn(k, 0, p[4]), p[1] + self._drawn(k, 1, p[5]),
-                p[2] + self._drawn(k, 2, p[6]), p[3] + self._drawn(k, 3, p[7]))
+        return (p[0] + self.draw(k, 0, p[4]), p[1] + self.draw(k, 1, p[5]),
+                p[2] + self.draw(k, 2, p[6]), p[3] + self.draw(k, 3, p[7]))
 
     def sensor(self, s):
         """(gain factor, zero offset in codes, depth error in mm) of the sensor under slot s."""
         p = self.p
-        return (1.0 + self._drawn(s, 0, p[8]) / 100.0, self._drawn(s, 1, p[9]),
-                self._drawn(s, 2, p[10]))
+        return (1.0 + self.draw(s, 0, p[8]) / 100.0, self.draw(s, 1, p[9]),
+                self.draw(s, 2, p[10]))
 
     def noise_code(self):
         """Noise of one conversion: a sum of three uniforms (close to normal), std ``noise``
         codes; integers only (a scan allocates nothing, even on MicroPython)."""
-        x = self._nx
+        x = self._noise
         t = 0
         for _ in range(3):
             x = (x * 1103515245 + 12345) & 0x7FFFFFFF
             t += (x >> 15) & 0xFFFF
-        self._nx = x
+        self._noise = x
         return (t - 98302) * self.noise // 32768
 
     def put(self, s, sides, ids):
@@ -87,8 +89,8 @@ class HallField:
                     t = self.p[11 if j == 0 else 12]
                     r2 = 0.0
                     for _ in range(2):                 # x, then y: uniform in [-t, t]
-                        self._x = (self._x * 1103515245 + 12345) & 0x7FFFFFFF
-                        x = t * ((self._x >> 7) / 8388607.5 - 1.0)
+                        self._lcg = (self._lcg * 1103515245 + 12345) & 0x7FFFFFFF
+                        x = t * ((self._lcg >> 7) / 8388607.5 - 1.0)
                         r2 += x * x
                     r2 = int(r2 * 10)
                     self.r2[i] = r2 if r2 < 255 else 255
@@ -96,7 +98,7 @@ class HallField:
             else:
                 self.ids[i] = 255
         self.refresh(s)
-        nbr = self.nbr
+        nbr = self.neighbours
         for j in range(4):
             t = nbr[4 * s + j]
             if t != 255:
@@ -124,7 +126,7 @@ class HallField:
             b *= 1.0 - p[15 + j] * self.r2[i] / 10.0
             total += -b if m & 0x40 else b
             h += thick
-        nbr = self.nbr
+        nbr = self.neighbours
         beside = 0.0
         for j in range(4):
             t = nbr[4 * s + j]
@@ -144,12 +146,5 @@ class HallField:
 def calibration(world, scanner):
     """What the factory measures on the simulated board ``world`` with its own scanner (bytes;
     firmware.sim.hallsetup's ``calibration``)."""
-    return _setup("calibration", world, scanner)
+    return call("firmware.sim.hallsetup", "calibration", world, scanner)
 
-
-def _setup(fn, *args):
-    from firmware.board import load, drop
-    try:
-        return getattr(load("firmware.sim.hallsetup"), fn)(*args)
-    finally:
-        drop("firmware.sim.hallsetup")

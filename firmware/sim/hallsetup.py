@@ -32,13 +32,13 @@ def setup(f, cfg, seed):
     p[13] /= 2.0                      # the magnet's radius
     f.noise = st["tolerances"]["noise_codes"]
     f.p = p
-    f.nbr = cfg.neighbours()
-    f._x = (seed * 2654435761 + 7) & 0x7FFFFFFF or 1
+    f.neighbours = cfg.neighbours()
+    f._lcg = (seed * 2654435761 + 7) & 0x7FFFFFFF or 1
     f.seed = seed
     f.ids = bytearray(b"\xff" * (k * n))  # magnet id | 0x40 if Black, per stack position
     f.r2 = bytearray(k * n)               # lateral offset squared, 0.1 mm^2
     f.code = array("h", bytes(2 * n))     # per slot: codes off the nominal zero, no noise
-    f._nx = f._x
+    f._noise = f._lcg
     for i in range(n):
         f.refresh(i)
 
@@ -52,7 +52,7 @@ def calibration(world, scanner):
     f = world.field
     keep = None
     if f is not None:
-        f.nbr = scanner.nbr
+        f.neighbours = scanner.neighbours
     if any(world.lev):               # checkers on the board: set them aside meanwhile
         keep = (bytes(world.lev), bytes(world.col))
         if f is not None:
