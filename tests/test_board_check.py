@@ -29,6 +29,13 @@ def _set(path, value):
     return edit
 
 
+def _all(*edits):
+    def edit(d):
+        for e in edits:
+            e(d)
+    return edit
+
+
 DELETE = object()
 
 # (edit, the field the refusal must name)
@@ -44,7 +51,8 @@ BAD = [
     (_set(["pins", "led_data", "gpio"], 30), "pins.led_data.gpio"),
     (_set(["pins", "btn_p0"], DELETE), "pins.btn_p0"),
     (_set(["front_end"], "optical"), "front_end"),
-    (_set(["digital", "chips"], 1), "digital.chips"),
+    # too few shift registers matter on a digital board (whichever front end is the default)
+    (_all(_set(["front_end"], "digital"), _set(["digital", "chips"], 1)), "digital.chips"),
     (_set(["digital", "active_low"], "yes"), "digital.active_low"),
     (_set(["analog", "rail_high"], 5000), "analog.rail_high"),
     (_set(["buttons", "long_ms"], 5), "buttons.long_ms"),

@@ -71,7 +71,7 @@ def test_a_zone_whose_sensor_is_distrusted_is_blind_to_the_player_too():
     # level, where noise makes the zone reader distrust sensors): the sensors cannot see there.
     import random
     from host_tools.soak.soakboard import VirtualBoard
-    vb = VirtualBoard("backgammon", seed=1)
+    vb = VirtualBoard("backgammon", seed=1, front_end="digital")     # its full points are blind
     try:
         vb.cmd("dice manual")
         vb.setup()
@@ -108,7 +108,7 @@ def test_a_lift_the_board_cannot_know_of_is_not_an_unlit_lift():
     # distrusted mid-turn was not lit ahead; tracker, left as found).
     import random
     from host_tools.soak.soakboard import VirtualBoard
-    vb = VirtualBoard("backgammon", seed=1)
+    vb = VirtualBoard("backgammon", seed=1, front_end="digital")     # its full points are blind
     try:
         vb.cmd("dice manual")
         vb.setup()
