@@ -133,7 +133,7 @@ out.clear()
 """
 
 RESUME = GAME + r"""
-from firmware.board.restore import resume
+from firmware.board.gamereplay import resume
 s2 = Session(st, lambda: 3, cfg.zone_cap, lambda k, f: None, lambda: 0, "e6614103e7a5b12c")
 resume(s2)
 """

@@ -5,8 +5,7 @@ import json
 
 import pytest
 
-from firmware.board.gamereplay import Visitor
-from firmware.board.restore import walk
+from firmware.board.restore import Visitor, walk
 from firmware.board.identity import Identity, Mac, OPEN_KEY, derive_key, key_id
 from firmware.board.journal import Journal, CHUNK
 from firmware.sim.memstore import MemStorage

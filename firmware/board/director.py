@@ -14,7 +14,6 @@ import hashlib
 import json
 
 from firmware.board.identity import equal
-from firmware.board.gamereplay import Visitor
 
 try:
     from micropython import const
@@ -155,7 +154,7 @@ def export_game(session, serial, start=0, end=-1):
     public key can check it; signing costs about a second on the RP2040, once per export."""
     journal = session.journal
     ident = session.identity
-    from firmware.board.restore import walk
+    from firmware.board.restore import Visitor, walk
     session.emit("record", {"format": "nardy-record/2", "board": ident.board_id, "serial": serial,
                             "key": ident.kid, "open": ident.open, "start": start})
     out = Visitor()                        # sends each sealed line as the walk reads it
@@ -185,8 +184,9 @@ def export_game(session, serial, start=0, end=-1):
     fields = {"serial": serial, "lines": w.count, "head": w.head, "tag": tag, "lost": w.lost,
               "damaged": w.damaged, "ended": bool(ended)}
     if ended and h is not None:            # an ended game, whole, from a provisioned board
-        out = last = None
+        out = last = raw = event = Visitor = walk = None
         from firmware.board import drop, load
+        drop("firmware.board.restore", "firmware.board.repair")    # the reader's room, to sign
         try:
             ed = load("firmware.board.ed25519")
             fields["sig"] = binascii.hexlify(ed.sign(

@@ -9,7 +9,7 @@ game), the tournament clock and its checkpoint (``gameclock``), who may change t
 read back by ``restore.walk`` through ``gamereplay``, so a journal is re-checked by the rules as
 it is read), and the rare work in feature modules loaded for it (``lifecycle``: a match's and a
 game's start and end; ``offers``: the cube, resignations, condoning, the time-out; ``settings``,
-``director``, ``restore``). Every line it journals says who caused it (``by``: a player's button,
+``director``, ``gamereplay``: the resume after a reset). Every line it journals says who caused it (``by``: a player's button,
 the board, the host link or the director). Inputs: zone-count frames (``frame_in``), buttons
 (``press``), host commands; output: ``emit(kind, fields)``. No I/O besides the storage.
 """
@@ -51,7 +51,7 @@ class Session:
     """One match on one board. Its attributes, each with what callers may do with it ("read":
     look only; "set by": who else may change it, always through the journal's lines), are
     declared in ``__init__``; ``phase`` and ``side`` are properties. The feature modules
-    (``lifecycle``, ``offers``, ``settings``, ``director``, ``restore``) act on a Session as its
+    (``lifecycle``, ``offers``, ``settings``, ``director``, ``gamereplay``) act on a Session as its
     own methods do."""
 
     def __init__(self, storage, roll_die, capacity, emit, clock, board_id="sim"):
@@ -65,15 +65,15 @@ class Session:
         self.auth = self.identity         # who may change the game: the lock and the director
         self.journal = Journal(storage, self.identity)   # the games' sealed lines on flash
         self.dice = FairDice(storage, roll_die)   # electronic dice: committed, drawn, revealed
-        self.gclock = GameClock()         # the clock, off until set (set by: settings, restore)
-        # the settings (set by: settings, lifecycle, restore)
+        self.gclock = GameClock()         # the clock, off until set (set by: settings, gamereplay)
+        # the settings (set by: settings, lifecycle, gamereplay)
         self.variant = "short"            # the variant's id (rules.get_rules)
         self.options = {}                 # its named options
         self.match_to = 1                 # the match's length in points
         self.mode = "guide"               # "guide" (the LEDs show the legal moves) or "referee"
         self.dice_mode = "auto"           # "auto" (the board throws) or "manual" (entered)
         self.condone = False              # referee: the opponent may let an illegal play stand
-        # the match and its game (read; set by: lifecycle, restore)
+        # the match and its game (read; set by: lifecycle, gamereplay)
         self.match_id = 0                 # the serial of the match's first game
         self.game_no = 1                  # this game's number in the match
         self.turns = 0                    # turns committed in this game
@@ -81,7 +81,7 @@ class Session:
         # what the board shows and the players do (read; set by the modules named)
         self.frame = bytearray(ZONES)     # the last zone counts read (frame_in)
         self.have_frame = False           # a frame has come since the start
-        self.setup_done = False           # the start position was set out (set by: restore, sim)
+        self.setup_done = False           # the start position was set out (set by: gamereplay, sim)
         self.verdict = None               # the referee's reason while a play is flagged
         self.choice = 6                   # matador: the doublet MENU shows (ledview reads it)
         self.call = (0, True)             # takhteh: (caller, even), the parity call (offers)
@@ -512,12 +512,12 @@ class Session:
     # -- power restore ----------------------------------------------------------------------------------------
     def resume(self):
         """Rebuild the match from the journal after a reset, replaying it through the rules
-        (``restore``). False when there is no game on flash. Lines lost or damaged on flash are
+        (``gamereplay``). False when there is no game on flash. Lines lost or damaged on flash are
         reported (on the host link and, once, on the record) and never stop the board."""
         if not self.journal.games():
             return False
         try:
-            return features.load("firmware.board.restore").resume(self)
+            return features.load("firmware.board.gamereplay").resume(self)
         finally:
             features.drop("firmware.board.restore", "firmware.board.gamereplay",
                           "firmware.board.repair")
