@@ -7,7 +7,9 @@ What each driver detects (docs/hardware.md, "Hardware faults"):
 * sensors: the shift-register chain failed its check (``ShiftRegisterScanner.silent``: the data
   line floats, is pulled up or is shorted), every zone has a sensor the zone reader cannot
   believe at once (an analog front end whose ADC reads a rail), or the sensors count more
-  checkers than a game has (30);
+  checkers than a game has (30; it lasts until they count no more and every sensor is
+  believed again: a failed mux or ADC drops its sensors one a scan). While it lasts the App
+  keeps the board's last reading (no phantom lifts or places);
 * p0, p1, menu: a button held for ``buttons.stuck_ms`` (``Buttons.stuck``);
 * leds: the strip's driver failed (``Leds.fault``: a DMA that never finished). A strip that is
   merely absent or cut cannot be seen: WS2812s send nothing back.
@@ -45,8 +47,13 @@ class HwFaults:
             return "no zone has a sensor that can be believed (sensor supply or ADC)"
         if fresh:
             n = sum(zones.counts)
-            self._sensors = ("the sensors count %d checkers (a game has %d)" % (n, MAX_CHECKERS)
-                             if n > MAX_CHECKERS else None)
+            if n > MAX_CHECKERS:
+                self._sensors = "the sensors count %d checkers (a game has %d)" % (n, MAX_CHECKERS)
+            elif not zones.faults:
+                self._sensors = None
+            # else: a board that read too many stays failed while its sensors are distrusted
+            # one by one (a failed mux or ADC, read at a rail): the count falls as they go, and
+            # the board keeps its last reading until every sensor is believed again
         return self._sensors
 
     def poll(self, now, fresh=False):
