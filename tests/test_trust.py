@@ -413,7 +413,11 @@ def test_a_locked_board_never_opens_its_repl_and_deploying_needs_the_director(fa
         time.sleep(0.5)
         said = ser.read(65536)
         assert b">>>" not in said and b"raw REPL" not in said, said[-500:]
-        assert exchange(ser, "status")[-1]["t"] == "ok"            # the firmware goes on
+        answer = []                                                 # the firmware goes on
+        deadline = time.monotonic() + 30          # (a loaded machine may take a while to answer)
+        while time.monotonic() < deadline and not answer:
+            answer = exchange(ser, "status", timeout=2)
+        assert answer and answer[-1]["t"] == "ok", said[-500:]
     with pytest.raises(DeployError, match="locked for tournament play"):
         deploy(fake_board.port, root=repo, out=io.StringIO())
     with serial.Serial(fake_board.port, timeout=0.2) as ser:
