@@ -102,8 +102,8 @@ class App:
                 self.emit("ev", f)
         if not fresh and not self.session.have_frame:
             fresh = hw.ticks_diff(now, self._born) >= self.settle_ms
-        if fresh and self.hwfaults.bits & 2 and self.session.have_frame:
-            fresh = False                     # failed sensors: the board keeps its last reading
+        if fresh and self.hwfaults.hold and self.session.have_frame:
+            fresh = False                     # a failed front end: the board keeps its last reading
         if fresh:
             counts = hw.zones.counts
             tr = self.session.tracker

@@ -7,9 +7,9 @@ What each driver detects (docs/hardware.md, "Hardware faults"):
 * sensors: the shift-register chain failed its check (``ShiftRegisterScanner.silent``: the data
   line floats, is pulled up or is shorted), every zone has a sensor the zone reader cannot
   believe at once (an analog front end whose ADC reads a rail), or the sensors count more
-  checkers than a game has (30; it lasts until they count no more and every sensor is
-  believed again: a failed mux or ADC drops its sensors one a scan). While it lasts the App
-  keeps the board's last reading (no phantom lifts or places);
+  checkers than a game has (30). Past twice that it is the front end (a failed mux or ADC):
+  ``hold`` is set, the App keeps the board's last reading (no phantom lifts or places), and it
+  lasts until every sensor is believed again (the rail check drops them one a scan);
 * p0, p1, menu: a button held for ``buttons.stuck_ms`` (``Buttons.stuck``);
 * leds: the strip's driver failed (``Leds.fault``: a DMA that never finished). A strip that is
   merely absent or cut cannot be seen: WS2812s send nothing back.
@@ -36,6 +36,7 @@ class HwFaults:
         self.bits = 0
         self.why = [None] * len(PARTS)
         self._sensors = None        # the sensors' reason, judged when the counts change
+        self.hold = False           # the front end failed as a whole: keep the last reading
 
     def _sensor_reason(self, fresh):
         hw = self.hw
@@ -47,13 +48,19 @@ class HwFaults:
             return "no zone has a sensor that can be believed (sensor supply or ADC)"
         if fresh:
             n = sum(zones.counts)
+            # more than twice a game's checkers is no hand or stray magnet but the front end
+            # (a failed mux or ADC reads every sensor at a rail): the board keeps its last
+            # reading, and the fault holds while the rail check distrusts the sensors one by one
+            # (the count falls as they go) until every sensor is believed again. A few too many
+            # (a brushed or stuck sensor) is reported, and the reading goes on to the game.
+            if n > 2 * MAX_CHECKERS:
+                self.hold = True
+            elif not (self.hold and zones.faults):
+                self.hold = False
             if n > MAX_CHECKERS:
                 self._sensors = "the sensors count %d checkers (a game has %d)" % (n, MAX_CHECKERS)
-            elif not zones.faults:
+            elif not self.hold:
                 self._sensors = None
-            # else: a board that read too many stays failed while its sensors are distrusted
-            # one by one (a failed mux or ADC, read at a rail): the count falls as they go, and
-            # the board keeps its last reading until every sensor is believed again
         return self._sensors
 
     def poll(self, now, fresh=False):
