@@ -138,7 +138,7 @@ def test_a_pico_w_publishes_its_journal_with_umqtt_and_loses_nothing_when_the_br
     finally:
         proc.stdin.close()
         try:
-            proc.wait(timeout=30)
+            proc.wait(timeout=90)         # (90 s: a loaded machine)
         except subprocess.TimeoutExpired:
             proc.kill()
         reader.join(timeout=5)
