@@ -42,6 +42,8 @@ DELETE = object()
 BAD = [
     (_set(["zones", "slots", 3], 0), "zones.slots[3]"),
     (_set(["zones", "slots"], [5] * 27), "zones.slots"),
+    # 28 x 10 = 280 sensors: more than an analog board's 8 select lines and byte slot numbers
+    (_all(_set(["front_end"], "analog"), _set(["zones", "slots"], [10] * 28)), "zones.slots"),
     (_set(["sensing", "scan_ms"], 0), "sensing.scan_ms"),
     (_set(["sensing", "scan_ms"], 2.5), "sensing.scan_ms"),
     (_set(["leds", "count"], 0), "leds.count"),

@@ -120,6 +120,9 @@ def check(desc):
             raise ValueError("%s must be a pair of zones, got %s" % (path, _show(pair)))
         _int(pair, path, 0, 0, ZONES - 1)
         _int(pair, path, 1, 0, ZONES - 1)
+    if front == "analog" and total > 255:
+        raise ValueError("zones.slots: an analog board selects its slots with 8 lines and keeps "
+                         "slot numbers in bytes: at most 255 slots, got %d" % total)
     dig = _get(desc, "", "digital", dict)
     chips = _int(dig, "digital", "chips", 1, 64)
     if front == "digital" and chips * 8 < total:
