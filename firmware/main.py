@@ -11,6 +11,12 @@ import gc
 import sys
 import time
 
+try:
+    from micropython import const
+except ImportError:                 # CPython (host tools)
+    def const(x):
+        return x
+
 SCAN_MS = 5
 
 
@@ -132,18 +138,18 @@ class Runner:
                     raise
 
 
-USAGE = ("usage: python -m firmware.main --sim [--variant V] [--flash DIR] [--seed N] "
-         "[--virtual-time]   (on a board: main.py, no options)")
+_USAGE = const("usage: python -m firmware.main --sim [--variant V] [--flash DIR] [--seed N] "
+               "[--virtual-time]   (on a board: main.py, no options)")
 
 
 def main(argv=None):
     if argv is None:
         argv = sys.argv[1:]
     if "-h" in argv or "--help" in argv:
-        print(USAGE)
+        print(_USAGE)
         return 0
     if "--sim" not in argv and sys.implementation.name != "micropython":
-        print("CPython is no board: add --sim to run on the simulated board\n" + USAGE)
+        print("CPython is no board: add --sim to run on the simulated board\n" + _USAGE)
         return 2
     from firmware.drivers.board_config import BoardConfigError
     try:

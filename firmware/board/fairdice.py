@@ -19,8 +19,14 @@ Pure: no I/O; ``hashlib`` and ``binascii`` exist on every MicroPython port the b
 import hashlib
 import binascii
 
+try:
+    from micropython import const
+except ImportError:                 # CPython (host tools)
+    def const(x):
+        return x
+
 TAG = b"nardy-dice/1"
-SEED_BYTES = 50          # 50 hardware dice as the seed: log2(6) x 50 = 129 bits
+_SEED_BYTES = const(50)          # 50 hardware dice as the seed: log2(6) x 50 = 129 bits
 
 
 def commitment(seed):
@@ -85,7 +91,7 @@ class FairDice:
         """Draw a new secret seed from the hardware dice, keep it on flash, return its
         commitment for the journal."""
         from firmware.drivers.storage import write_copies
-        seed = bytes([self.roll_die() for _ in range(SEED_BYTES)])
+        seed = bytes([self.roll_die() for _ in range(_SEED_BYTES)])
         try:
             write_copies(self.storage, SEED_FILES, binascii.hexlify(seed))
         except OSError:            # a full flash: the reserve makes room, or the seed lives in

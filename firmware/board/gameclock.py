@@ -7,7 +7,7 @@ player whose reserve runs out loses the match. Who must act is the board's busin
 (``Session``): the side to move from its roll to its button, the doubled side while it decides.
 
 Times come in as milliseconds from the board's clock; nothing here reads a clock or allocates
-after construction, but the checkpoint: the running period kept on flash (``CLOCK_FILE``) now and
+after construction, but the checkpoint: the running period kept on flash (``_CLOCK_FILE``) now and
 then, so that a reset charges what it had used (``resume``). A reserve of 0 means no clock.
 """
 
@@ -21,8 +21,8 @@ except ImportError:                 # CPython (host tools)
     def const(x):
         return x
 
-CLOCK_FILE = "clock.ck"   # the checkpoint: the running period, so a reset charges it
-CHECKPOINT_MS = 2000      # a checkpoint at least this often while the board is settled ...
+_CLOCK_FILE = const("clock.ck")   # the checkpoint: the running period, so a reset charges it
+_CHECKPOINT_MS = const(2000)      # a checkpoint at least this often while the board is settled ...
 _BUSY_MS = const(10000)   # ... and, while a checker is in the air, at least this often
 
 
@@ -72,29 +72,29 @@ class GameClock:
 
     def checkpoint(self, journal, now, changed, hands):
         """Keep the running period on flash when it is due: at once when whose period runs
-        ``changed``, every CHECKPOINT_MS while the board is settled, every _BUSY_MS while
+        ``changed``, every _CHECKPOINT_MS while the board is settled, every _BUSY_MS while
         ``hands`` are at work (a flash write then could delay reading them)."""
         due = now - self.saved
-        if self.side >= 0 and (changed or due >= _BUSY_MS or (due >= CHECKPOINT_MS and not hands)):
+        if self.side >= 0 and (changed or due >= _BUSY_MS or (due >= _CHECKPOINT_MS and not hands)):
             self.saved = now
             data = {"serial": journal.serial, "n": journal.count, "side": self.side,
                     "used": self.elapsed(now), "left": list(self.left)}
-            journal.put(CLOCK_FILE, seal(json.dumps(data).encode()))
+            journal.put(_CLOCK_FILE, seal(json.dumps(data).encode()))
 
     def resume(self, side, now, storage, serial, n):
         """After a reset: the period of ``side`` goes on (its delay is not given again), charged
         with what it had used by its checkpoint, when that was taken at line ``n`` of game
-        ``serial`` for ``side``, plus CHECKPOINT_MS, the longest a checkpoint may have missed.
+        ``serial`` for ``side``, plus _CHECKPOINT_MS, the longest a checkpoint may have missed.
         Returns the ms charged (0 when no period runs)."""
         self.side = -1
         if self.reserve <= 0 or side < 0:
             return 0
-        data = unseal(storage.read(CLOCK_FILE))
+        data = unseal(storage.read(_CLOCK_FILE))
         try:
             ck = json.loads(bytes(data).decode()) if data is not None else None
         except (ValueError, UnicodeError):
             ck = None
-        used = CHECKPOINT_MS
+        used = _CHECKPOINT_MS
         if (isinstance(ck, dict) and ck.get("serial") == serial and ck.get("n") == n
                 and ck.get("side") == side and isinstance(ck.get("used"), int)
                 and ck["used"] >= 0):

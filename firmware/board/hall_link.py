@@ -38,8 +38,8 @@ EV = "ev"
 CONN = "conn"
 WANT = "want"
 VIEW = "view"
-CONFIG = "hall.json"
-QUIET = ("lift", "place", "step", "undo")   # events too many and too small for the hall
+_CONFIG = const("hall.json")
+_QUIET = const(("lift", "place", "step", "undo"))   # events too many and too small for the hall
 _RETRY_MS = const(2000)         # first wait before connecting again; doubles up to _RETRY_MAX_MS
 _RETRY_MAX_MS = const(30000)
 _PING_MS = const(20000)         # keep-alive: a ping this often (the broker allows 3 x 20 s)
@@ -62,7 +62,7 @@ def route(kind, ev=None):
     if kind == "hello" or kind == "fatal" or kind == "games":
         return (EV, 1, False)
     if kind == "ev":
-        if ev in QUIET:
+        if ev in _QUIET:
             return None
         return (EV, 1 if ev == "power_restore" or ev == "game_over" else 0, False)
     return None
@@ -108,32 +108,33 @@ class Link:
     # -- hooks into the App: its lines out, its ticks -----------------------------------------
     def attach(self):
         app = self.app
-        emit = app.emit
-        write = app.write
-        tick = app.tick
+        app_emit = app.emit
+        app_write = app.write
+        app_tick = app.tick
         link = self
 
-        def hall_emit(kind, fields):
+        # (named as the App's own methods they wrap: a function's name is an interned name)
+        def emit(kind, fields):
             link.kind = kind
             link.ev = fields.get("ev")
-            emit(kind, fields)
+            app_emit(kind, fields)
             link.kind = None
 
-        def hall_write(text):
-            write(text)
+        def write(text):
+            app_write(text)
             if link.kind is not None:
                 link.out(link.kind, link.ev, text)
 
-        def hall_tick(now):
-            tick(now)
+        def tick(now):
+            app_tick(now)
             link.poll(now)
 
-        app.emit = hall_emit
-        app.session.emit = hall_emit
-        app.write = hall_write
-        app.tick = hall_tick
+        app.emit = emit
+        app.session.emit = emit
+        app.write = write
+        app.tick = tick
         if app.sim is not None:         # the simulated hands tick the board while they wait
-            app.sim.tick = hall_tick
+            app.sim.tick = tick
 
     def out(self, kind, ev, text):
         r = route(kind, ev)
@@ -163,21 +164,17 @@ class Link:
         self.retry = _RETRY_MS if not self.retry else min(2 * self.retry, _RETRY_MAX_MS)
 
     # -- the connection ---------------------------------------------------------------------------
-    def wifi_up(self):
-        """True when the network is there (on the unix port, the host's)."""
-        if self.wlan is None:
-            try:
-                import network
-            except ImportError:
-                return True
-            self.wlan = network.WLAN(network.STA_IF)
-            self.wlan.active(True)
-            self.wlan.connect(self.cfg["ssid"], self.cfg.get("key", ""))
-        return self.wlan.isconnected()
-
     def connect(self, now):
         self.tried = now
-        if not self.wifi_up():
+        if self.wlan is None:       # Wi-Fi first (on the unix port the host's network is there)
+            try:
+                import network
+                self.wlan = network.WLAN(network.STA_IF)
+                self.wlan.active(True)
+                self.wlan.connect(self.cfg["ssid"], self.cfg.get("key", ""))
+            except ImportError:
+                self.wlan = False
+        if self.wlan and not self.wlan.isconnected():
             self.retry = _RETRY_MS
             return
         gc.collect()                # room for the client's code in a heap that play fragments
@@ -245,14 +242,14 @@ def run(app, words, fail, need):
                 return
             if LINK.client is not None:     # the board restarted (simulated): a fresh link
                 LINK.drop(OSError("restart"))
-        raw = app.session.journal.storage.read(CONFIG)
+        raw = app.session.journal.storage.read(_CONFIG)
         try:
             cfg = json.loads(bytes(raw).decode())
             cfg["broker"]
             cfg["password"]
         except (TypeError, ValueError, KeyError, UnicodeError):
             app.emit("hall", {"on": False, "why": "no usable %s on flash: python -m host_tools "
-                                                  "hall picow writes it" % CONFIG})
+                                                  "hall picow writes it" % _CONFIG})
             return
         LINK = Link(app, cfg)
         LINK.attach()

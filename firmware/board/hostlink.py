@@ -13,8 +13,14 @@ import sys
 
 from firmware.board.protocol import MAX_LINE
 
+try:
+    from micropython import const
+except ImportError:                 # CPython (host tools)
+    def const(x):
+        return x
+
 LINE_CAP = MAX_LINE + 1     # characters kept of a line: one more than any command may have
-READ_BUDGET = 512           # bytes taken per call at most, so a flood cannot starve the scan
+_READ_BUDGET = const(512)           # bytes taken per call at most, so a flood cannot starve the scan
 _NL = 10
 _TAB = 9
 _CR = 13
@@ -69,14 +75,14 @@ class LineReader:
 
     def lines(self):
         """The lines completed since the last call: under MicroPython at most one (and at most
-        READ_BUDGET bytes read), so the scan loop runs between commands."""
+        _READ_BUDGET bytes read), so the scan loop runs between commands."""
         if self.micropython:
             return self._lines_micropython()
         import os
         import select
         out = []
         got = 0
-        while got < READ_BUDGET * 8:
+        while got < _READ_BUDGET * 8:
             r, _, _ = select.select([0], [], [], 0)
             if not r:
                 break
@@ -96,7 +102,7 @@ class LineReader:
         if self.stream is None:             # a port without sys.stdin.buffer: text, guarded
             return self._lines_text(out)
         read = self.stream.read
-        for _ in range(READ_BUDGET):
+        for _ in range(_READ_BUDGET):
             if not poll(0):
                 break
             b = read(1)
@@ -109,7 +115,7 @@ class LineReader:
         return out
 
     def _lines_text(self, out):
-        for _ in range(READ_BUDGET):
+        for _ in range(_READ_BUDGET):
             if not self.poller.poll(0):
                 break
             try:

@@ -18,12 +18,18 @@ What each driver detects (docs/hardware.md, "Hardware faults"):
 from firmware.board.zonemap import ZONES
 from firmware.drivers.buttons import NAMES
 
+try:
+    from micropython import const
+except ImportError:                 # CPython (host tools)
+    def const(x):
+        return x
+
 PARTS = ("dice", "sensors") + NAMES + ("leds",)
 CODES = (1, 2, 3, 3, 3, 4)         # the number die 0 shows for each part (the buttons share 3)
-MAX_CHECKERS = 30
+_MAX_CHECKERS = const(30)
 ALL_ZONES = (1 << ZONES) - 1
-BEEP_HZ = 440
-BEEP_MS = 600
+_BEEP_HZ = const(440)
+_BEEP_MS = const(600)
 
 
 class HwFaults:
@@ -53,12 +59,12 @@ class HwFaults:
             # reading, and the fault holds while the rail check distrusts the sensors one by one
             # (the count falls as they go) until every sensor is believed again. A few too many
             # (a brushed or stuck sensor) is reported, and the reading goes on to the game.
-            if n > 2 * MAX_CHECKERS:
+            if n > 2 * _MAX_CHECKERS:
                 self.hold = True
             elif not (self.hold and zones.faults):
                 self.hold = False
-            if n > MAX_CHECKERS:
-                self._sensors = "the sensors count %d checkers (a game has %d)" % (n, MAX_CHECKERS)
+            if n > _MAX_CHECKERS:
+                self._sensors = "the sensors count %d checkers (a game has %d)" % (n, _MAX_CHECKERS)
             elif not self.hold:
                 self._sensors = None
         return self._sensors
@@ -103,7 +109,7 @@ class HwFaults:
                     out.append({"ev": "hw_fault", "part": PARTS[i], "fault": False})
         self.bits = bits
         if new:
-            hw.buzzer.beep(now, BEEP_HZ, BEEP_MS)   # heard even when the LEDs are what failed
+            hw.buzzer.beep(now, _BEEP_HZ, _BEEP_MS)   # heard even when the LEDs are what failed
         return out
 
     def code(self):

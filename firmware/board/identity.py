@@ -27,9 +27,15 @@ import json
 
 from firmware.drivers.storage import read_copies, write_copies
 
+try:
+    from micropython import const
+except ImportError:                 # CPython (host tools)
+    def const(x):
+        return x
+
 OPEN_KEY = b"nardy-board/open-key/not-secret"
-FILES = ("identity", "identity.b")
-LOCK_FILES = ("lock", "lock.b")
+_FILES = const(("identity", "identity.b"))
+_LOCK_FILES = const(("lock", "lock.b"))
 MAC_HEX = 32            # the seal of a line: 128 bits of HMAC-SHA256, in hex
 
 
@@ -70,11 +76,13 @@ def derive_key(master, board_id):
 
 def equal(a, b):
     """Compare two MACs (str) without stopping at the first difference."""
+    a = a.encode()          # bytes: indexing a str would intern each character as a name
+    b = b.encode()
     if len(a) != len(b):
         return False
     d = 0
     for i in range(len(a)):
-        d |= ord(a[i]) ^ ord(b[i])
+        d |= a[i] ^ b[i]
     return d == 0
 
 
@@ -100,21 +108,21 @@ class Identity:
         self.nonce = None          # the director's challenge on offer (``director``) ...
         self.nonce_t = 0           # ... since when
         self.failures = 0          # wrong director signatures since boot
-        data, damaged = read_copies(storage, LOCK_FILES)
-        locked = damaged and any(storage.read(name) is not None for name in LOCK_FILES)
+        data, damaged = read_copies(storage, _LOCK_FILES)
+        locked = damaged and any(storage.read(name) is not None for name in _LOCK_FILES)
         if data is not None:
             try:
                 locked = locked or bool(json.loads(bytes(data).decode())["locked"])
             except (ValueError, UnicodeError, KeyError, TypeError):
                 locked = True      # damaged: fail closed
         self.locked = locked
-        data, damaged = read_copies(storage, FILES, _key_of)
+        data, damaged = read_copies(storage, _FILES, _key_of)
         if data is not None:
             self.key = _key_of(data)
             if damaged:
                 self._write(self.key)       # repair the damaged or missing copy from the good one
         else:
-            self.lost = any(storage.read(name) is not None for name in FILES)
+            self.lost = any(storage.read(name) is not None for name in _FILES)
         self.mac = Mac(self.key)
 
     @property
@@ -140,8 +148,8 @@ class Identity:
         if on and self.open:
             raise ValueError("provision the board's key before locking it (with the open key "
                              "anyone could sign as the director)")
-        write_copies(self.storage, LOCK_FILES, json.dumps({"locked": bool(on)}).encode())
+        write_copies(self.storage, _LOCK_FILES, json.dumps({"locked": bool(on)}).encode())
         self.locked = bool(on)
 
     def _write(self, key):
-        write_copies(self.storage, FILES, json.dumps({"id": self.board_id, "key": binascii.hexlify(key).decode()}).encode())
+        write_copies(self.storage, _FILES, json.dumps({"id": self.board_id, "key": binascii.hexlify(key).decode()}).encode())

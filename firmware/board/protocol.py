@@ -11,13 +11,21 @@ import gc
 
 from firmware import board as features
 
-HELP = ("status | new <variant> [key=value ...] | match <n> | mode guide|referee | "
-        "dice auto|manual | roll <a> <b> | choose <v> | choose even|odd [side] | cube double|take|drop | "
-        "condone on|off | clock <reserve s> [delay s] | clock off | resign [level] | resign accept|refuse | mix <hex> | "
-        "export [serial|list] | identity | auth | dir <mac> <command> | provision <64 hex> | "
-        "lock | unlock | help | sim lift <zone> | sim place <zone> [side] | sim press p0|p1|menu [ms] | "
-        "sim frame <hex> | sim setup | sim position <hex> | sim wait <ms> | sim leds on|off | "
-        "sim power_cut")
+try:
+    from micropython import const
+except ImportError:                 # CPython (host tools)
+    def const(x):
+        return x
+
+_HELP = const(
+    "status | new <variant> [key=value ...] | match <n> | mode guide|referee | "
+    "dice auto|manual | roll <a> <b> | choose <v> | choose even|odd [side] | cube double|take|drop | "
+    "condone on|off | clock <reserve s> [delay s] | clock off | resign [level] | resign accept|refuse | mix <hex> | "
+    "export [serial|list] | identity | auth | dir <mac> <command> | provision <64 hex> | "
+    "lock | unlock | help | sim lift <zone> | sim place <zone> [side] | sim press p0|p1|menu [ms] | "
+    "sim frame <hex> | sim setup | sim position <hex> | sim wait <ms> | sim leds on|off | "
+    "sim power_cut"
+)
 
 MAX_LINE = 200
 
@@ -39,8 +47,8 @@ def number(word, lo, hi, what):
 
 # host commands that change a game or the board's trust: refused from the bare host link while
 # the board is locked (the director signs them with ``dir``)
-GATED = ("new", "match", "mode", "dice", "roll", "choose", "cube", "condone", "clock", "resign",
-         "mix", "provision", "lock", "unlock", "abandon")
+_GATED = const(("new", "match", "mode", "dice", "roll", "choose", "cube", "condone", "clock",
+                "resign", "mix", "provision", "lock", "unlock", "abandon"))
 
 
 def _need(words, n, usage):
@@ -89,7 +97,7 @@ def run(app, words, by):
     module = FEATURES.get(name) or getattr(app, "features", {}).get(name)
     if fn is None and module is None:
         raise CommandError("unknown command %r (try help)" % name[:20])
-    if name in GATED and by != "dir" and app.session.auth.locked:
+    if name in _GATED and by != "dir" and app.session.auth.locked:
         raise CommandError("the board is locked for tournament play: only the director may "
                            "send %r (dir <mac> %s ...)" % (name, name))
     app.by = by
@@ -144,7 +152,7 @@ def _choose(app, words):
 
 
 def _help(app, words):
-    app.emit("help", {"commands": HELP})
+    app.emit("help", {"commands": _HELP})
 
 
 COMMANDS = {"status": _status, "new": _new, "match": _match, "roll": _roll, "choose": _choose,

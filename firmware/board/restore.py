@@ -70,8 +70,10 @@ def parse_piece(piece, check):
             text, s = parts
             good = check(text)
             # equal, or one digit apart: the stored seal was damaged on flash (a forgery cannot
-            # come that close: 31 matching digits are 124 bits)
-            if len(good) == len(s) and sum(1 for i in range(len(s)) if good[i] != s[i]) <= 1:
+            # come that close: 31 matching digits are 124 bits); compared as bytes, since
+            # MicroPython interns every one-character str that indexing a str makes
+            if good == s or len(good) == len(s) and sum(
+                    1 for x, y in zip(good.encode(), s.encode()) if x != y) <= 1:
                 found.append((text, good))
                 break
         from firmware.board import repair  # a damaged piece: the slow path, loaded when needed

@@ -41,9 +41,9 @@ MENU = 2
 _COLLECT = sys.implementation.name == "micropython"   # a host's collector is not the Pico's
 
 SETUP = "setup"          # board phase before the opening: the start position is being set up
-FLAGGED = "flagged"      # referee: an illegal turn awaits correction or condonation
+_FLAGGED = const("flagged")      # referee: an illegal turn awaits correction or condonation
 RESIGN = "resign"        # a resignation is offered: the opponent accepts or refuses it
-MATCH_OVER = "match_over"
+_MATCH_OVER = const("match_over")
 _NOTICE_MS = const(2000)     # how long the lights show a refusal, a pass or an opening throw
 
 
@@ -153,7 +153,7 @@ class Session:
     def actor(self):
         """The side that must act now, whose clock runs (-1: nobody's)."""
         ph = self.phase
-        if ph == gm.ROLL or ph == gm.MOVE or ph == FLAGGED or ph == gm.DOUBLET:
+        if ph == gm.ROLL or ph == gm.MOVE or ph == _FLAGGED or ph == gm.DOUBLET:
             return self.side
         if ph == gm.DOUBLED or ph == RESIGN:
             return 1 - self.side
@@ -185,11 +185,11 @@ class Session:
     @property
     def phase(self):
         if self.match.over():
-            return MATCH_OVER
+            return _MATCH_OVER
         if not self.setup_done:
             return SETUP
         if self.verdict is not None:
-            return FLAGGED
+            return _FLAGGED
         if self.resign_offer is not None:
             return RESIGN
         return self.game.phase
@@ -287,10 +287,10 @@ class Session:
                 self._feature("button", "take", by)
             elif who == MENU:
                 self._feature("button", "drop", by)
-        elif ph == gm.MOVE or ph == FLAGGED:
+        elif ph == gm.MOVE or ph == _FLAGGED:
             if who == self.side:
                 self._end_turn(by)
-            elif who == 1 - self.side and ph == FLAGGED:
+            elif who == 1 - self.side and ph == _FLAGGED:
                 self._feature("condone", by)
         elif ph == gm.DOUBLET:
             if who == MENU:
@@ -302,7 +302,7 @@ class Session:
             if who != MENU:
                 self.game_no += 1
                 self._new_game(by)
-        elif ph == MATCH_OVER:
+        elif ph == _MATCH_OVER:
             if who == MENU and long:
                 self.new_match(by=by)
 

@@ -14,6 +14,12 @@ ahead, one checker per idle scan while the hands are free, so a lift is a lookup
 
 from firmware.board.zonemap import ZONES, BAR_ZONE, shown
 
+try:
+    from micropython import const
+except ImportError:                 # CPython (host tools)
+    def const(x):
+        return x
+
 SETTLED = 0     # the board shows the tracked position exactly
 HANDS = 1       # checkers in the air or half-made hits: one hand's work
 ILLEGAL = 2     # a checker put down where none of the lifted checkers may go
@@ -21,9 +27,9 @@ MISMATCH = 3    # more than one hand's work: show the differences, wait
 
 STATE_NAMES = ("settled", "hands", "illegal", "mismatch")
 
-FOUND_MAX = 6      # whole plays collected when full points hide the hands' work
-HAND_MISSING = 3   # up to two own checkers in the air plus a lifted blot
-HAND_EXTRA = 2
+_FOUND_MAX = const(6)      # whole plays collected when full points hide the hands' work
+_HAND_MISSING = const(3)   # up to two own checkers in the air plus a lifted blot
+_HAND_EXTRA = const(2)
 
 
 def _push(turn, pip, die):
@@ -265,7 +271,7 @@ class Tracker:
         self._found = []
         m = self.n_missing + self.n_extra    # work is exp: _diff just counted it
         popped = []
-        while len(self._found) < FOUND_MAX:
+        while len(self._found) < _FOUND_MAX:
             self._dfs(work, m)
             if not turn.depth:
                 break
@@ -392,7 +398,7 @@ class Tracker:
                         break
                 else:
                     found.append((key, turn.steps))
-                return len(found) >= FOUND_MAX
+                return len(found) >= _FOUND_MAX
         turn = self.turn
         left = turn.max_steps - turn.depth
         if m < 0:
@@ -474,7 +480,7 @@ class Tracker:
             self.stuck = stuck
         allowed = self.lit | self.back | (1 << (BAR_ZONE + 1 - self.side))
         self.flash = self.extra & ~allowed
-        if self.n_missing > HAND_MISSING or self.n_extra > HAND_EXTRA:
+        if self.n_missing > _HAND_MISSING or self.n_extra > _HAND_EXTRA:
             self.state = MISMATCH
         elif self.flash:
             self.state = ILLEGAL

@@ -1,9 +1,15 @@
 """Where each side's pips sit on the board's 28 sensing zones, and the counts a position shows."""
 
+try:
+    from micropython import const
+except ImportError:                 # CPython (host tools)
+    def const(x):
+        return x
+
 ZONES = 28         # the board's sensing zones (the one definition: the drivers use it too)
 BAR_ZONE = 24      # + side: 24 White's bar, 25 Black's bar
-TRAY_ZONE = 26     # + side: 26 White's tray, 27 Black's tray
-NOBODY = 2
+_TRAY_ZONE = const(26)     # + side: 26 White's tray, 27 Black's tray
+_NOBODY = const(2)
 
 
 class ZoneMap:
@@ -18,7 +24,7 @@ class ZoneMap:
         for side in (0, 1):
             for pip in range(26):
                 if pip == 0:
-                    z = TRAY_ZONE + side
+                    z = _TRAY_ZONE + side
                 elif pip == 25:
                     z = BAR_ZONE + side
                 else:
@@ -43,7 +49,7 @@ class ZoneMap:
             out[z] = 0
         if owner is not None:
             for z in range(ZONES):
-                owner[z] = NOBODY
+                owner[z] = _NOBODY
         for i in range(52):
             n = board[i]
             if n:

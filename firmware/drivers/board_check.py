@@ -9,8 +9,14 @@ a full JSON Schema check (host_tools/boarddesign/board_schema.py).
 
 from firmware.board.zonemap import ZONES
 
-GPIOS = 30                 # the RP2040's GP0..GP29
-DIE_LEDS = 7
+try:
+    from micropython import const
+except ImportError:                 # CPython (host tools)
+    def const(x):
+        return x
+
+_GPIOS = const(30)                 # the RP2040's GP0..GP29
+_DIE_LEDS = const(7)
 
 
 def _get(d, path, key, kind=None):
@@ -97,17 +103,17 @@ def check(desc):
     front = _choice(desc, "", "front_end", ("digital", "analog"))
     pins = _get(desc, "", "pins", dict)
     for key in pins:
-        _int(_get(pins, "pins", key, dict), "pins." + key, "gpio", 0, GPIOS - 1)
+        _int(_get(pins, "pins", key, dict), "pins." + key, "gpio", 0, _GPIOS - 1)
     need = ["led_data", "btn_p0", "buzzer", "sr_clk", "sr_tx", "sr_data", "sr_load", "mux_s0",
             "adc"]
     for key in need:
         _get(pins, "pins", key, dict)
-    if pins["btn_p0"]["gpio"] + 2 >= GPIOS:
+    if pins["btn_p0"]["gpio"] + 2 >= _GPIOS:
         raise ValueError("pins.btn_p0.gpio: the three buttons take it and the next two "
-                               "GPIOs, past GP%d" % (GPIOS - 1))
-    if pins["mux_s0"]["gpio"] + 7 >= GPIOS:
+                               "GPIOs, past GP%d" % (_GPIOS - 1))
+    if pins["mux_s0"]["gpio"] + 7 >= _GPIOS:
         raise ValueError("pins.mux_s0.gpio: the eight select lines take it and the next "
-                               "seven GPIOs, past GP%d" % (GPIOS - 1))
+                               "seven GPIOs, past GP%d" % (_GPIOS - 1))
     zones = _get(desc, "", "zones", dict)
     slots = _list(zones, "zones", "slots", ZONES)
     total = 0
@@ -152,7 +158,7 @@ def check(desc):
         _span(spans[z], "leds.zones[%d]" % z, count)
     dice = _list(leds, "leds", "dice", 2)
     for i in range(2):
-        _span(dice[i], "leds.dice[%d]" % i, count, DIE_LEDS)
+        _span(dice[i], "leds.dice[%d]" % i, count, _DIE_LEDS)
     turn = _list(leds, "leds", "turn", 2)
     for i in range(2):
         _int(turn, "leds.turn", i, 0, count - 1)

@@ -7,7 +7,7 @@ except ImportError:
     def const(x):
         return x
 
-ROSC_RANDOMBIT = const(0x4006001C)   # RP2040 ring oscillator RANDOMBIT register, bit 0
+_ROSC_RANDOMBIT = const(0x4006001C)   # RP2040 ring oscillator RANDOMBIT register, bit 0
 
 # The ROSC bit is "somewhat biased, somewhat periodic": consecutive reads a few microseconds apart
 # (hundreds of ROSC cycles) are taken in pairs and von Neumann's rule (01 -> 0, 10 -> 1, 00 and
@@ -90,5 +90,5 @@ class Dice:
 def rosc_bit_source(mem32):
     """Raw bits from the RP2040's ROSC RANDOMBIT register."""
     def bit():
-        return mem32[ROSC_RANDOMBIT] & 1
+        return mem32[_ROSC_RANDOMBIT] & 1
     return bit

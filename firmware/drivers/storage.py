@@ -1,6 +1,12 @@
 """Files on the board's flash: read, atomic replace (temp file + rename), remove, checksums."""
 
 try:
+    from micropython import const
+except ImportError:                 # CPython (host tools)
+    def const(x):
+        return x
+
+try:
     from binascii import crc32
 except ImportError:  # pragma: no cover - every supported port has it
     crc32 = None  # type: ignore[assignment]
@@ -9,7 +15,7 @@ except ImportError:  # pragma: no cover - every supported port has it
 # atomically, so after a power cut the name holds either the whole old or the whole new file. A
 # power cut during the temp write leaves a stray ".tmp" that the next write or read removes.
 
-TMP = ".tmp"
+_TMP = const(".tmp")
 
 
 class Storage:
@@ -42,7 +48,7 @@ class Storage:
         """Replace ``name`` with ``data``: readers see the old or the new bytes, never a mix."""
         fs = self.fs
         final = self.path(name)
-        tmp = final + TMP
+        tmp = final + _TMP
         try:
             with fs.open(tmp, "wb") as f:
                 f.write(data)
@@ -88,7 +94,7 @@ class Storage:
             return 0
 
     def remove(self, name):
-        for p in (self.path(name), self.path(name) + TMP):
+        for p in (self.path(name), self.path(name) + _TMP):
             try:
                 self.fs.remove(p)
             except OSError:
@@ -96,7 +102,7 @@ class Storage:
 
     def names(self):
         try:
-            return [n for n in self.fs.listdir(self.root) if not n.endswith(TMP)]
+            return [n for n in self.fs.listdir(self.root) if not n.endswith(_TMP)]
         except OSError:
             return []
 

@@ -6,7 +6,7 @@ except ImportError:                 # CPython without the simulator's stand-ins 
     def const(x):
         return x
 
-TICKS_PERIOD = const(0x40000000)
+_TICKS_PERIOD = const(0x40000000)
 TICKS_MASK = const(0x3FFFFFFF)
 _HALF = const(0x20000000)
 

@@ -12,7 +12,7 @@ from firmware.board.zonemap import ZONES
 # unknown; colours, not sides (the rules' WHITE and BLACK are the sides 0 and 1)
 COLOUR_WHITE = const(1)
 COLOUR_BLACK = const(2)
-COLOUR_MIXED = const(3)      # both: COLOUR_WHITE | COLOUR_BLACK
+_COLOUR_MIXED = const(3)      # both: COLOUR_WHITE | COLOUR_BLACK
 
 
 class ZoneReader:

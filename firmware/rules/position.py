@@ -12,13 +12,19 @@ Two text forms round-trip:
 * compact (``encode``): 52 hex digits, one per count, then the side to move: ``0`` or ``1``.
 """
 
+try:
+    from micropython import const
+except ImportError:                 # CPython (host tools)
+    def const(x):
+        return x
+
 OFF = 0
 BAR = 25
 SIDE = 26
 CHECKERS = 15
 WHITE = 0
 BLACK = 1
-SIDE_NAMES = ("white", "black")
+_SIDE_NAMES = const(("white", "black"))
 PIP_OF_BIT = {}          # the pip p of the one-bit mask 1 << p (the move generator's pip masks)
 for _p in range(SIDE):
     PIP_OF_BIT[1 << _p] = _p
@@ -86,7 +92,7 @@ class Position:
     def __str__(self):
         parts = []
         for side in (WHITE, BLACK):
-            words = [SIDE_NAMES[side]]
+            words = [_SIDE_NAMES[side]]
             base = side * SIDE
             if self.board[base + BAR]:
                 words.append("bar:%d" % self.board[base + BAR])
@@ -96,7 +102,7 @@ class Position:
             if self.board[base + OFF]:
                 words.append("off:%d" % self.board[base + OFF])
             parts.append(" ".join(words))
-        parts.append("%s to move" % SIDE_NAMES[self.turn])
+        parts.append("%s to move" % _SIDE_NAMES[self.turn])
         return "; ".join(parts)
 
     def __repr__(self):
@@ -114,13 +120,13 @@ class Position:
                 continue
             head = words[0].lower()
             if len(words) >= 3 and words[1].lower() == "to" and words[2].lower() == "move":
-                if head not in SIDE_NAMES:
+                if head not in _SIDE_NAMES:
                     raise PositionError("unknown side %r before 'to move'" % words[0])
-                turn = SIDE_NAMES.index(head)
+                turn = _SIDE_NAMES.index(head)
                 continue
-            if head not in SIDE_NAMES:
+            if head not in _SIDE_NAMES:
                 raise PositionError("a clause must start with white or black, got %r" % words[0])
-            side = SIDE_NAMES.index(head)
+            side = _SIDE_NAMES.index(head)
             if seen[side]:
                 raise PositionError("%s is described twice" % head)
             seen[side] = True

@@ -10,11 +10,17 @@ keyword arguments: ``get_rules("long", head_exception="fixed_doubles")``.
 
 from firmware.rules.position import Position, SIDE, CHECKERS, BAR, WHITE, BLACK
 
-OPPOSITE = 0   # short nardy, backgammon, takhteh, jacquet: White's pip k is Black's pip 25 - k
-SAME = 1       # long nardy: both sides go the same way round, heads diagonally opposite
+try:
+    from micropython import const
+except ImportError:                 # CPython (host tools)
+    def const(x):
+        return x
 
-BACKGAMMON_START = ((24, 2), (13, 5), (8, 3), (6, 5))
-HEAD_START = ((24, 15),)
+_OPPOSITE = const(0)   # short nardy, backgammon, takhteh, jacquet: White's pip k is Black's pip 25 - k
+_SAME = const(1)       # long nardy: both sides go the same way round, heads diagonally opposite
+
+_BACKGAMMON_START = const(((24, 2), (13, 5), (8, 3), (6, 5)))
+_HEAD_START = const(((24, 15),))
 
 
 class Rules:
@@ -22,13 +28,13 @@ class Rules:
 
     name = "backgammon"
     title = "International backgammon"
-    geometry = OPPOSITE
+    geometry = _OPPOSITE
     block = 2                 # opposing checkers that close a point (2: a blot can be hit)
     head_rule = False         # long nardy: one checker off the head (pip 24) per turn
     six_block = False         # long nardy: no six-point block with every opponent behind it
     hit_lift = False          # takhteh: no leaving a home point where this turn hit
     matador = False           # jacquet matador: a 4-3 is followed by a chosen doublet
-    start = BACKGAMMON_START  # type: tuple
+    start = _BACKGAMMON_START  # type: tuple
     opening = "high_die"      # high_die: starter plays the two opening dice; rethrow; parity
     cube = True
     results = (1, 2, 3)  # type: tuple  # what a game is won for before the cube (resignation levels)
@@ -66,7 +72,7 @@ class Rules:
     # -- geometry -------------------------------------------------------------------------
     def pip_of(self, side, k):
         """Own pip of ``side`` on physical triangle k (1..24, rules.md §1.2)."""
-        if self.geometry == OPPOSITE:
+        if self.geometry == _OPPOSITE:
             return k if side == WHITE else 25 - k
         if side == WHITE:
             return 25 - k
@@ -74,7 +80,7 @@ class Rules:
 
     def k_of(self, side, pip):
         """Physical triangle k of ``side``'s own pip (1..24)."""
-        if self.geometry == OPPOSITE:
+        if self.geometry == _OPPOSITE:
             return pip if side == WHITE else 25 - pip
         if side == WHITE:
             return 25 - pip
@@ -184,11 +190,11 @@ class Short(Rules):
 class Long(Rules):
     name = "long"
     title = "Long nardy"
-    geometry = SAME
+    geometry = _SAME
     block = 1
     head_rule = True
     six_block = True
-    start = HEAD_START
+    start = _HEAD_START
     opening = "rethrow"
     cube = False
     gnubg_compatible = False
@@ -258,7 +264,7 @@ class Jacquet(Short):
     """Short nardy's rules and scoring with every checker starting on its own 24-point (D8)."""
     name = "jacquet"
     title = "Jacquet (seed 001)"
-    start = HEAD_START
+    start = _HEAD_START
     OPTIONS = {"scoring": (("tric-trac", "backgammon"), "tric-trac")}
 
     def configure(self):
@@ -294,5 +300,5 @@ def _xlat(geometry):
     x = bytearray(26)
     x[25] = 25
     for q in range(1, 25):
-        x[q] = 25 - q if geometry == OPPOSITE else ((q + 11) % 24) + 1
+        x[q] = 25 - q if geometry == _OPPOSITE else ((q + 11) % 24) + 1
     return bytes(x)

@@ -9,7 +9,13 @@ they are across a simulated power cut. ``sim position`` also sets the game's pos
 (``force_position``), which a real board never does.
 """
 
-MAX_STACK = 30            # checkers a zone may hold: both sides' 15 (bounds the sim's memory)
+try:
+    from micropython import const
+except ImportError:                 # CPython (host tools)
+    def const(x):
+        return x
+
+_MAX_STACK = const(30)            # checkers a zone may hold: both sides' 15 (bounds the sim's memory)
 
 
 class SimHands:
@@ -75,8 +81,8 @@ class SimHands:
     def place(self, z, side=-1):
         """Put down a checker: of ``side`` (taken from the hand when one is there), or the last
         one lifted."""
-        if len(self.stacks[z]) >= MAX_STACK:
-            raise ValueError("a zone holds at most %d checkers" % MAX_STACK)
+        if len(self.stacks[z]) >= _MAX_STACK:
+            raise ValueError("a zone holds at most %d checkers" % _MAX_STACK)
         if side < 0:
             if not self.hand:
                 raise ValueError("no checker in the hand; give a side")
@@ -109,8 +115,8 @@ class SimHands:
     def frame(self, counts):
         """Set every zone's count; colours kept where checkers stay, new ones White."""
         for z in range(len(self.stacks)):
-            if counts[z] > MAX_STACK:
-                raise ValueError("a zone holds at most %d checkers" % MAX_STACK)
+            if counts[z] > _MAX_STACK:
+                raise ValueError("a zone holds at most %d checkers" % _MAX_STACK)
         for z in range(len(self.stacks)):
             st = self.stacks[z]
             ids = self.ids[z]

@@ -3,6 +3,7 @@ random bits and flash, at the raw level."""
 
 import os
 
+from firmware.board import call
 from firmware.drivers.ticks import TICKS_MASK
 from firmware.sim import machine as sim_machine
 from firmware.sim import neopixel as sim_neopixel
@@ -33,26 +34,6 @@ class _MachineView:
         self.WDT = sim_machine.WDT
         self.mem32 = sim_machine.Mem32(world)
         self.unique_id = lambda: getattr(world, "unique_id", None) or sim_machine.unique_id()
-
-
-def _temp_dir(world):
-    """A fresh folder for a world's flash; on CPython it is removed with the world."""
-    try:
-        import shutil
-        import tempfile
-        import weakref
-    except ImportError:        # MicroPython: a name under /tmp, left for the caller to remove
-        for i in range(1000):
-            name = "/tmp/nardy-sim-mp-%d" % (int.from_bytes(os.urandom(3), "little") + i)
-            try:
-                os.mkdir(name)
-                return name
-            except OSError:
-                pass
-        raise OSError("no temp dir")
-    name = tempfile.mkdtemp(prefix="nardy-sim-")
-    weakref.finalize(world, shutil.rmtree, name, True)
-    return name
 
 
 class SimWorld:
@@ -90,7 +71,7 @@ class SimWorld:
         self.led_stall = False            # the LED output fails (see fail_leds)
         self._seed = None if seed is None else (seed * 2654435761 + 1) & 0xFFFFFFFF or 1
         self._phys_seed = 1 if seed is None else seed     # magnets' and sensors' tolerances
-        self.fs = SimFlash(storage_root or _temp_dir(self))
+        self.fs = SimFlash(storage_root or call("firmware.sim.tempdir", "new", self))
         try:
             self.fs.mkdir("/")
         except OSError:
