@@ -1,5 +1,6 @@
 """Build the one Hardware object (sensors, LEDs, buttons, dice, storage, watchdog) from board.json."""
 
+from firmware import board as features
 from firmware.drivers import board_config
 from firmware.drivers.buttons import Buttons
 from firmware.drivers.buzzer import Buzzer
@@ -38,15 +39,15 @@ class Hardware:
                               sck=Pin(pins["sr_clk"]), mosi=Pin(pins["sr_tx"]),
                               miso=Pin(pins["sr_data"]))
             load = Pin(pins["sr_load"], Pin.OUT, value=1)
-            from firmware.drivers.shift_scan import ShiftRegisterScanner
-            scanner = ShiftRegisterScanner(spi, load, nb, cfg.n_slots,
-                                           check=d.get("chips", nb) == nb)
+            # (loaded by name: an import statement would intern the module's name on every board)
+            scanner = features.load("firmware.drivers.shift_scan").ShiftRegisterScanner(
+                spi, load, nb, cfg.n_slots, check=d.get("chips", nb) == nb)
             debouncer = SlotDebouncer(nb, sensing["press_ms"], sensing["release_ms"],
                                       active_low=d["active_low"])
         else:
-            # imported here: a digital board never spends RAM on the analog scanner's code
-            from firmware.drivers.analog_scan import build
-            scanner = build(cfg, machine, sim, self.storage)      # calibrated
+            # loaded here: a digital board never spends RAM on the analog scanner's code
+            scanner = features.load("firmware.drivers.analog_scan").build(
+                cfg, machine, sim, self.storage)      # calibrated
             # one plane per stack level, then the colour plane
             debouncer = SlotDebouncer((cfg.levels + 1) * nb, sensing["press_ms"],
                                       sensing["release_ms"])
@@ -57,8 +58,8 @@ class Hardware:
                                 sensing["quick_ms"])
         p = cfg.power
         if cfg.led_driver == "pio":
-            from firmware.drivers.ws2812_pio import PioStrip
-            strip = PioStrip(rp2, Pin(pins["led_data"]), cfg.n_leds)
+            strip = features.load("firmware.drivers.ws2812_pio").PioStrip(
+                rp2, Pin(pins["led_data"]), cfg.n_leds)
         else:
             strip = neopixel.NeoPixel(Pin(pins["led_data"], Pin.OUT), cfg.n_leds)
         self.leds = Leds(cfg, strip, cfg.led_budget_ma(), p["brightness_cap"], p["gamma"],
