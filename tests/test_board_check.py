@@ -64,6 +64,28 @@ BAD = [
     (_set(["name"], 7), "name"),
     (_set(["mcu", "wifi"], "yes"), "mcu.wifi"),
     (_set(["mcu"], []), "mcu"),
+    (_set(["zones", "beside"], 3), "zones.beside"),
+    # the analog stack model, which the scanner and the simulated Hall field read
+    (_set(["analog", "stack"], []), "analog.stack"),
+    (_set(["analog", "stack", "levels"], 0), "analog.stack.levels"),
+    (_set(["analog", "stack", "levels_mT"], [32.6, 30.0, 57.7]), "analog.stack.levels_mT"),
+    (_set(["analog", "stack", "levels_mT"], [32.6, 49.0]), "analog.stack.levels_mT"),
+    (_set(["analog", "stack", "levels_mT", 0], 0), "analog.stack.levels_mT[0]"),
+    (_set(["analog", "stack", "crosstalk_mT", "along", 1], -20.0),
+     "analog.stack.crosstalk_mT.along[1]"),
+    (_set(["analog", "stack", "crosstalk_mT", "across"], DELETE),
+     "analog.stack.crosstalk_mT.across"),
+    (_set(["analog", "stack", "lateral_per_mm2", 2], "x"), "analog.stack.lateral_per_mm2[2]"),
+    (_set(["analog", "stack", "magnet", "diameter_mm"], 0), "analog.stack.magnet.diameter_mm"),
+    (_set(["analog", "stack", "sensor_depth_mm"], DELETE), "analog.stack.sensor_depth_mm"),
+    (_set(["analog", "stack", "tolerances", "placement_mm"], [1]),
+     "analog.stack.tolerances.placement_mm"),
+    (_set(["analog", "stack", "tolerances", "noise_codes"], 2.5),
+     "analog.stack.tolerances.noise_codes"),
+    (_set(["analog", "adc_mv"], 0), "analog.adc_mv"),
+    (_set(["analog", "sensitivity_mv_mt"], DELETE), "analog.sensitivity_mv_mt"),
+    # one checker would move its sensor past the ADC's range
+    (_set(["analog", "sensitivity_mv_mt"], -900), "analog.sensitivity_mv_mt"),
 ]
 
 
@@ -125,18 +147,27 @@ def test_the_firmware_says_why_it_cannot_start(tmp_path):
 
 @pytest.mark.micropython
 def test_the_check_runs_under_micropython(tmp_path):
+    # the same table as on CPython: every bad description refused, naming its field
     from mphelp import run
-    bad = copy.deepcopy(DESC)
-    bad["leds"]["count"] = 0
-    (tmp_path / "bad.json").write_text(json.dumps(bad))
+    paths = []
+    for i, (edit, _field) in enumerate(BAD):
+        bad = copy.deepcopy(DESC)
+        edit(bad)
+        paths.append(str(tmp_path / ("bad%d.json" % i)))
+        with open(paths[-1], "w") as f:
+            json.dump(bad, f)
     script = tmp_path / "check.py"
     script.write_text(
         "from firmware.drivers import board_config\n"
         "print(board_config.load('hardware/board.json').n_slots)\n"
-        "try:\n"
-        "    board_config.load(%r)\n"
-        "except board_config.BoardConfigError as e:\n"
-        "    print('refused', e)\n" % str(tmp_path / "bad.json"))
+        "for path in %r:\n"
+        "    try:\n"
+        "        board_config.load(path)\n"
+        "        print('accepted', path)\n"
+        "    except board_config.BoardConfigError as e:\n"
+        "        print('refused', e)\n" % paths)
     out = run(str(script)).strip().splitlines()
     assert out[0] == str(sum(DESC["zones"]["slots"]))
-    assert out[1].startswith("refused ") and "leds.count" in out[1]
+    assert len(out) == 1 + len(BAD), out
+    for path, (_edit, field), line in zip(paths, BAD, out[1:]):
+        assert line.startswith("refused %s: %s" % (path, field)), line

@@ -17,6 +17,19 @@ except ImportError:                 # CPython (host tools)
 
 _GPIOS = const(30)                 # the RP2040's GP0..GP29
 _DIE_LEDS = const(7)
+# analog.stack's plain numbers the scanner and the simulated field read: "path low high ..."
+# (one text: its pieces cost no interned names)
+_STACK_NUMS = const("magnet.br_t 0.01 2 magnet.thickness_mm 0.1 50 magnet.seat_mm 0 50 "
+                    "magnet.diameter_mm 0.1 200 checker.thickness_mm 0.1 100 "
+                    "sensor_depth_mm 0 200 tolerances.br_t 0 1 tolerances.thickness_mm 0 10 "
+                    "tolerances.seat_mm 0 10 tolerances.checker_mm 0 10 "
+                    "tolerances.gain_pct 0 100 tolerances.offset_codes 0 4095 "
+                    "tolerances.depth_mm 0 10 tolerances.placement_mm 0 100 "
+                    "tolerances.stack_mm 0 100")
+# its per-level lists (one number a stack level), levels_mT first: "path low high ..." (signed
+# bounds, the crosstalk's, are fractions of one checker's field, levels_mT[0])
+_STACK_LISTS = const("levels_mT 0.01 1000 lateral_per_mm2 0 1 crosstalk_mT.along -0.49 0.49 "
+                     "crosstalk_mT.across -0.49 0.49")
 
 
 def _get(d, path, key, kind=None):
@@ -93,6 +106,43 @@ def _span(v, path, count, length=None):
         raise ValueError("%s runs past the strip's %d LEDs" % (path, count))
 
 
+def _stack(ana):
+    """analog.stack, the stacked magnets' model (and the sensor's scale beside it)."""
+    st = _get(ana, "analog", "stack", dict)
+    k = _int(st, "analog.stack", "levels", 1, 4)
+    _int(st, "analog.stack", "level_hyst_pct", 0, 49)
+    one = 0
+    for j, table in enumerate((_STACK_NUMS, _STACK_LISTS)):
+        words = table.split()
+        for i in range(0, len(words), 3):
+            d, path = st, "analog.stack"
+            keys = words[i].split(".")
+            for key in keys[:-1]:
+                d = _get(d, path, key, dict)
+                path += "." + key
+            lo, hi = float(words[i + 1]), float(words[i + 2])
+            if not j:
+                _num(d, path, keys[-1], lo, hi)
+                continue
+            if lo < 0:                      # crosstalk: within a fraction of one checker
+                lo, hi = lo * one, hi * one
+            v = _list(d, path, keys[-1], k)
+            path += "." + keys[-1]
+            for n in range(k):
+                x = _num(v, path, n, lo, hi)
+                if not i and n and x <= v[n - 1]:
+                    raise ValueError("%s must rise with every checker stacked, got %s"
+                                     % (path, _show(v)))
+            if not i:
+                one = v[0]
+    _int(st["tolerances"], "analog.stack.tolerances", "noise_codes", 0, 4095)
+    mv = _num(ana, "analog", "sensitivity_mv_mt", -1000, 1000)
+    unit = abs(one * mv * 4095 / _num(ana, "analog", "adc_mv", 100, 10000))
+    if not 1 <= unit + 0.5 < 4096:
+        raise ValueError("analog.sensitivity_mv_mt: one checker (levels_mT[0]) moves its sensor "
+                         "by %d ADC codes, not 1 to 4095 (with adc_mv)" % unit)
+
+
 def check(desc):
     """Raise ValueError naming the first field the firmware cannot use."""
     if not isinstance(desc, dict):
@@ -120,7 +170,7 @@ def check(desc):
     for z in range(ZONES):
         total += _int(slots, "zones.slots", z, 1, 15)
     _int(zones, "zones", "ordered", 0, ZONES)
-    for i, pair in enumerate(zones.get("beside", ())):
+    for i, pair in enumerate(_get(zones, "zones", "beside", list) if "beside" in zones else ()):
         path = "zones.beside[%d]" % i
         if not isinstance(pair, list) or len(pair) != 2:
             raise ValueError("%s must be a pair of zones, got %s" % (path, _show(pair)))
@@ -150,6 +200,8 @@ def check(desc):
     for i in range(len(bad)):
         _int(bad, "analog.bad_codes", i, 0, 4095)
     _num(ana, "analog", "sensor_ma", 0, 1000)
+    if "stack" in ana:
+        _stack(ana)
     leds = _get(desc, "", "leds", dict)
     count = _int(leds, "leds", "count", 1, 1024)
     _choice(leds, "leds", "driver", ("neopixel", "pio"), "neopixel")

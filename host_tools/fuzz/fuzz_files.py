@@ -243,6 +243,7 @@ def board_inputs(rng):
     if rng.random() < 0.25:
         return mutate_text(rng, raw)
     desc = json.loads(raw)
+    desc["front_end"] = rng.choice(("digital", "analog"))    # both builds, whichever is the default
     for _ in range(rng.randint(1, 3)):
         path = []
         node = desc
