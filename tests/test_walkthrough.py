@@ -1,5 +1,5 @@
-"""The README's walk-through without a board, run as written: fake board, deploy, monitor,
-deploy for the analog front end, calibrate."""
+"""The README's walk-through without a board, run as written: fake board, deploy (the default
+analog front end), monitor, calibrate, deploy for the digital front end."""
 
 import os
 import re
@@ -27,7 +27,7 @@ def test_the_walkthrough_is_the_documented_sequence():
     lines = walkthrough()
     assert lines[0].startswith("python -m host_tools.device.fakeboard ")
     steps = [shlex.split(x)[3] for x in lines[1:]]
-    assert steps == ["deploy", "monitor", "deploy", "calibrate"]
+    assert steps == ["deploy", "monitor", "calibrate", "deploy"]
     assert all(EXAMPLE_PORT in x for x in lines[1:])
 
 
@@ -51,13 +51,15 @@ def test_the_walkthrough_runs_as_written(tmp_path):
     finally:
         board.terminate()
         board.wait(timeout=20)
-    deploy1, monitor, deploy2, calibrate = outs
+    deploy1, monitor, calibrate, deploy2 = outs
     assert "copied" in deploy1 and "Resetting the board" in deploy1
     assert "status: short, setup" in monitor, monitor
     assert "Traceback" not in monitor and "Error" not in monitor, monitor
-    assert "1 copied" in deploy2 and "hardware/board.json" in deploy2, deploy2
     from firmware.drivers import board_config
-    slots = board_config.load(os.path.join(REPO, "hardware", "board.json")).n_slots
+    slots = board_config.load(os.path.join(REPO, "hardware", "board.json"), "analog").n_slots
     assert "Stored the baselines of %d slots" % slots in calibrate, calibrate
     data = tmp_path / "board" / "data"
     assert (data / "hall_calibration").stat().st_size == 2 * slots
+    assert "1 copied" in deploy2 and "hardware/board.json" in deploy2, deploy2
+    with open(tmp_path / "board" / "hardware" / "board.json") as f:
+        assert '"front_end": "digital"' in f.read()
