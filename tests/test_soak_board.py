@@ -13,7 +13,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FAST_GAMES = 400       # per variant, frame-level hardware: the board logic at speed
 LONG_GAMES = ("jacquet", "matador")     # twice as many turns a game: half the games (2,000 in all)
 CHUNKS = 4             # each variant's games in 4 runs of their own seed, to spread over workers
-FULL_GAMES = 2         # per variant, the slot-level simulation: scanner, debounce, zone reader
+# the front end of each chunk: board.json's (None) but the last, the other build's, so both stay
+# soaked whichever is the default
+CHUNK_FRONT_ENDS = (None, None, None, "other")
+FULL_GAMES = 2         # per variant and front end, the slot-level simulation: scanner, debounce, zone reader
 
 
 def _assert_clean(variant, c):
@@ -22,19 +25,29 @@ def _assert_clean(variant, c):
     assert c.failures() == 0, (variant, d)
 
 
+def _front_end(which):
+    if which != "other":
+        return which
+    from firmware.drivers import board_config
+    default = board_config.load(os.path.join(ROOT, "hardware", "board.json")).front_end
+    return "digital" if default == "analog" else "analog"
+
+
 @pytest.mark.soak
 @pytest.mark.parametrize("chunk", range(CHUNKS))
 @pytest.mark.parametrize("variant", cmd_soak.VARIANTS)
 def test_soak_board_logic(variant, chunk):
     games = (FAST_GAMES // 2 if variant in LONG_GAMES else FAST_GAMES) // CHUNKS
     _assert_clean(variant, cmd_soak.run(variant, games, seed=2026 + 1000 * chunk, noise="high",
-                                        fast=True))
+                                        fast=True, front_end=_front_end(CHUNK_FRONT_ENDS[chunk])))
 
 
 @pytest.mark.soak
+@pytest.mark.parametrize("front_end", ["analog", "digital"])
 @pytest.mark.parametrize("variant", cmd_soak.VARIANTS)
-def test_soak_full_simulation(variant):
-    _assert_clean(variant, cmd_soak.run(variant, FULL_GAMES, seed=7, noise="high"))
+def test_soak_full_simulation(variant, front_end):
+    _assert_clean(variant, cmd_soak.run(variant, FULL_GAMES, seed=7, noise="high",
+                                        front_end=front_end))
 
 
 def test_soak_command_prints_counters_and_exits_0_when_clean():
