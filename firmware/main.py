@@ -105,7 +105,9 @@ class Runner:
             hands.tick = None            # the world's hands held the old App's tick
         self.app = None
         gc.collect()
-        self.app = self._boot(self.world.reboot())
+        hw = self.world.reboot()
+        gc.collect()          # the description's parse is garbage now, as at the first boot
+        self.app = self._boot(hw)
 
     def poll_host(self):
         """Run the command lines that arrived; how many (0 when none), or -1 once the host
