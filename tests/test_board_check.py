@@ -68,6 +68,7 @@ BAD = [
     # the analog stack model, which the scanner and the simulated Hall field read
     (_set(["analog", "stack"], []), "analog.stack"),
     (_set(["analog", "stack", "levels"], 0), "analog.stack.levels"),
+    (_set(["analog", "stack", "levels"], 4), "analog.stack.levels"),
     (_set(["analog", "stack", "levels_mT"], [32.6, 30.0, 57.7]), "analog.stack.levels_mT"),
     (_set(["analog", "stack", "levels_mT"], [32.6, 49.0]), "analog.stack.levels_mT"),
     (_set(["analog", "stack", "levels_mT", 0], 0), "analog.stack.levels_mT[0]"),

@@ -109,7 +109,8 @@ def _span(v, path, count, length=None):
 def _stack(ana):
     """analog.stack, the stacked magnets' model (and the sensor's scale beside it)."""
     st = _get(ana, "analog", "stack", dict)
-    k = _int(st, "analog.stack", "levels", 1, 4)
+    # (3 levels: the most the physics tells apart and the game tests; 5 slots x 3 = a zone's 15)
+    k = _int(st, "analog.stack", "levels", 1, 3)
     _int(st, "analog.stack", "level_hyst_pct", 0, 49)
     one = 0
     for j, table in enumerate((_STACK_NUMS, _STACK_LISTS)):
