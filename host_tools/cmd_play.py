@@ -134,24 +134,10 @@ def main(argv):
         hub.page_action({"do": "setup"})       # the checkers stand as the game has them
     server = bind_server(hub, args.host, args.http_port)
     server.serve_in_thread()
-    print("The %s is on %s" % (link.describe(), server.url))
-    if hub.mode == "live" and hub.director is not None:
-        print("Director: your acts on board %s are signed and recorded as the director's "
-              "(the players' own moves and buttons stay theirs)." % hub.identity["board"])
-    elif hub.mode == "live":
-        print("Live view: the page follows the game played on the real board, read-only "
-              "(--keys DIRECTOR_KEYFILE to act as the director; --sim for the virtual board).")
-    else:
-        print("Drag checkers with the mouse (Shift-drag: two at once); the buttons end a turn.")
-    print("Ctrl-C to stop.", flush=True)
-    if not args.no_browser and can_open_browser():
-        try:
-            webbrowser.open(server.url)
-        except webbrowser.Error:
-            pass
     signal.signal(signal.SIGTERM, _stop_on_sigterm)
     # Ctrl-C stops it even when started from a script that ignores SIGINT for its background
-    # jobs (a child inherits the ignore; a test's teardown then waited for ever)
+    # jobs (a child inherits the ignore; a test's teardown then waited for ever); set before the
+    # address is printed, so a Ctrl-C sent as soon as it is seen is not lost
     signal.signal(signal.SIGINT, signal.default_int_handler)
     done = threading.Event()
     link_on_close = link.on_close
@@ -163,6 +149,21 @@ def main(argv):
 
     link.on_close = closed
     try:
+        print("The %s is on %s" % (link.describe(), server.url))
+        if hub.mode == "live" and hub.director is not None:
+            print("Director: your acts on board %s are signed and recorded as the director's "
+                  "(the players' own moves and buttons stay theirs)." % hub.identity["board"])
+        elif hub.mode == "live":
+            print("Live view: the page follows the game played on the real board, read-only "
+                  "(--keys DIRECTOR_KEYFILE to act as the director; --sim for the virtual board).")
+        else:
+            print("Drag checkers with the mouse (Shift-drag: two at once); the buttons end a turn.")
+        print("Ctrl-C to stop.", flush=True)
+        if not args.no_browser and can_open_browser():
+            try:
+                webbrowser.open(server.url)
+            except webbrowser.Error:
+                pass
         while not done.wait(0.5):
             pass
         print("The %s went away." % link.describe(), file=sys.stderr)
