@@ -1,4 +1,4 @@
-"""The README's walk-through without a board, run as written: fake board, deploy (the default
+"""The walk-through of docs/play.md without a board, run as written: fake board, deploy (the default
 analog front end), monitor, calibrate, deploy for the digital front end."""
 
 import os
@@ -15,11 +15,11 @@ EXAMPLE_PORT = "/dev/pts/3"
 
 
 def walkthrough():
-    """The command lines of the README's walk-through block."""
-    with open(os.path.join(REPO, "README.md")) as f:
+    """The command lines of the walk-through block (docs/play.md)."""
+    with open(os.path.join(REPO, "docs", "play.md")) as f:
         text = f.read()
     block = re.search(re.escape(MARK) + r"\s*```\n(.*?)```", text, re.S)
-    assert block, "README.md lost its walk-through block"
+    assert block, "docs/play.md lost its walk-through block"
     return [line for line in block.group(1).splitlines() if line.strip()]
 
 
