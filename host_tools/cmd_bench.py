@@ -19,7 +19,11 @@ def _table(rows, cols):
 
 
 def main(argv):
-    ap = argparse.ArgumentParser(prog="python -m host_tools bench", description=__doc__)
+    if argv and argv[0] == "engine":
+        from host_tools.engine import bench as engine_bench
+        return engine_bench.main(argv[1:])
+    ap = argparse.ArgumentParser(prog="python -m host_tools bench", description=__doc__,
+                                 epilog="`bench engine --help`: the engine's strength benchmark")
     ap.add_argument("--json", action="store_true", help="one JSON object on stdout")
     ap.add_argument("--quick", action="store_true", help="CPython only (no valgrind runs)")
     ap.add_argument("--cases", help="comma-separated case names for the MicroPython part "

@@ -1,0 +1,169 @@
+"""The engine: output layout and equity, pubeval's known choices, legal plays only, the protocol,
+and training that reproduces its weights from the seed and chunking."""
+
+import io
+import json
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from firmware.rules.game import Game, MOVE, OVER, ROLL, DOUBLET, OPENING
+from firmware.rules.variants import VARIANTS, get_rules
+from host_tools.engine import weights
+from host_tools.engine.candidates import Candidates
+from host_tools.engine.encode import INPUTS
+from host_tools.engine.gameplay import Dice, play_game
+from host_tools.engine.heuristic import HeuristicPlayer
+from host_tools.engine.net import Net
+from host_tools.engine.outcomes import Outcomes
+from host_tools.engine.players import NetPlayer, PubevalPlayer, RandomPlayer
+from host_tools.engine.protocol import Engine, serve
+from host_tools.engine.train import Trainer
+
+ALL = sorted(VARIANTS)
+
+
+@pytest.mark.parametrize("variant,names", [
+    ("backgammon", ["win", "win>=2", "win>=3", "lose>=2", "lose>=3"]),
+    ("short", ["win", "win>=2", "win>=4", "win>=8", "lose>=2", "lose>=4", "lose>=8"]),
+    ("long", ["win", "win>=2", "win>=4", "lose>=2", "lose>=4"]),
+    ("persian", ["win", "win>=2", "lose>=2"]),
+])
+def test_outputs_follow_the_rules_scoring(variant, names):
+    out = Outcomes(get_rules(variant))
+    assert out.names == names
+    for pts in get_rules(variant).results:
+        assert out.equity(out.terminal(pts, True)) == pytest.approx(pts)
+        assert out.equity(out.terminal(pts, False)) == pytest.approx(-pts)
+        assert out.equity(out.flip(out.terminal(pts, True))) == pytest.approx(-pts)
+
+
+# pubeval's choices for the opening rolls, worked out by hand from its published weights
+@pytest.mark.parametrize("dice,play", [((3, 1), "8/5 6/5"), ((4, 2), "8/4 6/4"), ((6, 1), "13/7 8/7")])
+def test_pubeval_plays_the_known_openings(dice, play):
+    rules = get_rules("backgammon")
+    eng_turn = Game(rules)
+    eng_turn.opening_roll(dice[0], dice[1])
+    steps = PubevalPlayer(rules).play(eng_turn)
+    t = eng_turn.turn
+    for s, d in steps:
+        t.push(s, d)
+    from firmware.rules.notation import format_steps
+    assert format_steps(t.steps) == play
+
+
+def _random_net(rules, seed=3):
+    return Net(INPUTS, 16, Outcomes(rules).n, seed=seed)
+
+
+@pytest.mark.parametrize("variant", ALL)
+def test_every_player_finishes_games_with_legal_plays_only(variant):
+    """play_game pushes each step through Turn.push, which refuses any step not offered."""
+    rules = get_rules(variant)
+    players = [NetPlayer(_random_net(rules), rules), RandomPlayer(1), HeuristicPlayer(rules)]
+    for i, (a, b) in enumerate([(0, 1), (2, 0), (1, 2)]):
+        r = play_game(rules, (players[a], players[b]), Dice(100 + i))
+        assert r.winner in (0, 1) and r.points in rules.results
+
+
+@settings(max_examples=25, deadline=None)
+@given(variant=st.sampled_from(ALL), seed=st.integers(0, 10**6), plies=st.integers(0, 120))
+def test_candidates_are_exactly_the_legal_plays(variant, seed, plies):
+    """At a random point of a random game, the candidates' positions are the rules core's finals."""
+    rules = get_rules(variant)
+    rng = random.Random(seed)
+    game = Game(rules, cube=False)
+    while game.phase == OPENING:
+        if rules.opening == "parity":
+            game.opening_parity(0, True, rng.randint(1, 6))
+        else:
+            game.opening_roll(rng.randint(1, 6), rng.randint(1, 6))
+    for _ in range(plies):
+        if game.phase == OVER:
+            return
+        if game.phase == ROLL:
+            game.roll(rng.randint(1, 6), rng.randint(1, 6))
+        if game.phase == DOUBLET:
+            game.choose_doublet(rng.randint(1, 6))
+        if game.phase == MOVE:
+            c = Candidates(game.turn)
+            finals = sorted(p.encode() for p in game.turn.finals())
+            got = []
+            for i in range(c.n):
+                b = bytearray(52)
+                side = game.side
+                b[side * 26:side * 26 + 26] = bytes(c.mover[i])
+                b[(1 - side) * 26:(1 - side) * 26 + 26] = bytes(c.other[i])
+                from firmware.rules.position import Position
+                got.append(Position(b, side).encode())
+            assert sorted(got) == finals
+            steps = c.steps(rng.randrange(c.n)) if c.n else []
+            for s, d in steps:
+                game.turn.push(s, d)
+            ok, why = game.commit()
+            assert ok, why
+
+
+def _engine(tmp_path, variant="backgammon"):
+    rules = get_rules(variant)
+    weights.save(variant, _random_net(rules), {"variant": variant}, str(tmp_path))
+    return Engine(variant, folder=str(tmp_path))
+
+
+def _session(eng, text, as_json=True):
+    out = []
+    serve(eng, io.StringIO(text), out.append, as_json=as_json)
+    return [json.loads(x) for x in out] if as_json else out
+
+
+def test_protocol_answers_plays_hints_and_evaluations(tmp_path):
+    eng = _engine(tmp_path)
+    a = _session(eng, "start\ndice 3 1\nplay\nhint 2\neval\n")
+    assert a[0]["ok"] == "position" and a[1]["dice"] == [3, 1]
+    assert a[2]["play"] in [h["play"] for h in _session(eng, "hint 100\n")[0]["hint"]]
+    assert len(a[3]["hint"]) == 2 and a[3]["hint"][0]["equity"] >= a[3]["hint"][1]["equity"]
+    assert set(a[4]["eval"]) == {"win", "win>=2", "win>=3", "lose>=2", "lose>=3"}
+    assert len(_session(eng, "hint 100\n")[0]["hint"]) == 16       # 3-1 at the start: 16 plays
+
+
+@pytest.mark.parametrize("line,words", [
+    ("dice 7 1", "two numbers"), ("play", "no dice"), ("position white 24:2", "bad position"),
+    ("variant chess", "unknown variant"), ("level godlike", "unknown level"), ("fly", "unknown command"),
+    ("position " + "f" * 53, "bad position"), ("hint x", "positive"), ("x" * 5000, "longer than"),
+    ("variant backgammon colour=red", "no option"),
+])
+def test_protocol_errors_are_one_line_and_the_engine_goes_on(tmp_path, line, words):
+    eng = _engine(tmp_path)
+    out = _session(eng, line + "\nstart\n", as_json=False)
+    assert len(out) == 2 and out[0].startswith("error: ") and words in out[0], out
+    assert out[1].startswith("ok position")
+
+
+def test_training_reproduces_its_weights_from_seed_and_chunking(tmp_path):
+    a = Trainer("short", seed=5, folder=str(tmp_path / "a"), hidden=8, log=io.StringIO())
+    a.run(6, chunk=6)
+    b = Trainer("short", seed=5, folder=str(tmp_path / "b"), hidden=8, log=io.StringIO())
+    b.run(4, chunk=4)
+    b = Trainer("short", resume=True, folder=str(tmp_path / "b"), log=io.StringIO())
+    b.run(2, chunk=2)
+    na, ra = weights.load("short", str(tmp_path / "a"))
+    nb, rb = weights.load("short", str(tmp_path / "b"))
+    assert ra["weights_sha"] == rb["weights_sha"] and rb["training"]["games"] == 6
+    c = Trainer("short", seed=6, folder=str(tmp_path / "c"), hidden=8, log=io.StringIO())
+    c.run(6, chunk=6)
+    assert weights.load("short", str(tmp_path / "c"))[1]["weights_sha"] != ra["weights_sha"]
+
+
+def test_weights_that_do_not_match_their_record_are_refused(tmp_path):
+    rules = get_rules("persian")
+    weights.save("persian", _random_net(rules), {}, str(tmp_path))
+    npz, js = weights.paths("persian", str(tmp_path))
+    rec = json.load(open(js))
+    rec["weights_sha"] = "0" * 12
+    json.dump(rec, open(js, "w"))
+    with pytest.raises(ValueError, match="does not match"):
+        weights.load("persian", str(tmp_path))
+    with pytest.raises(LookupError, match="nardy train"):
+        weights.load("long", str(tmp_path / "none"))
