@@ -166,3 +166,23 @@ def test_weights_that_do_not_match_their_record_are_refused(tmp_path):
         weights.load("persian", str(tmp_path))
     with pytest.raises(LookupError, match="nardy train"):
         weights.load("long", str(tmp_path / "none"))
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.lists(st.integers(0, 4), min_size=26, max_size=26), min_size=1, max_size=8),
+       st.sampled_from(ALL))
+def test_hand_made_inputs_count_runs_and_home_points(rows, variant):
+    import numpy as np
+    from host_tools.engine.encode import Geometry, _hand_made
+    rules = get_rules(variant)
+    geo = Geometry(rules)
+    c = np.array(rows, dtype=np.uint8)
+    h = _hand_made(c, np.zeros_like(c), geo)
+    for i, r in enumerate(rows):
+        best = run = 0
+        for n in r[1:25]:
+            run = run + 1 if n >= geo.need else 0
+            best = max(best, run)
+        assert h[i, 1] * 6 == pytest.approx(best)
+        assert h[i, 2] * 6 == pytest.approx(sum(1 for n in r[1:7] if n >= geo.need))
+        assert h[i, 0] == 0          # no opposing checker anywhere: no blot has one to pass

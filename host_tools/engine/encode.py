@@ -60,12 +60,10 @@ def _hand_made(c, o, geo):
     n = c.shape[0]
     out = np.zeros((n, 3), dtype=np.float32)
     held = c[:, 1:25] >= geo.need
-    run = np.zeros(n, dtype=np.float32)
-    best = np.zeros(n, dtype=np.float32)
-    for j in range(24):
-        run = np.where(held[:, j], run + 1, 0)
-        np.maximum(best, run, out=best)
-    out[:, 1] = best * (1.0 / 6.0)
+    total = np.cumsum(held, axis=1)
+    # the run ending at j: held points up to j less those up to the last gap before it
+    run = total - np.maximum.accumulate(np.where(held, 0, total), axis=1)
+    out[:, 1] = run.max(axis=1) * (1.0 / 6.0)
     out[:, 2] = held[:, :6].sum(axis=1) * (1.0 / 6.0)
     if geo.hitting:
         on_mine = o[:, geo.xlat[1:25]] > 0          # opposing checkers on my pips 1..24
