@@ -186,3 +186,14 @@ def test_hand_made_inputs_count_runs_and_home_points(rows, variant):
         assert h[i, 1] * 6 == pytest.approx(best)
         assert h[i, 2] * 6 == pytest.approx(sum(1 for n in r[1:7] if n >= geo.need))
         assert h[i, 0] == 0          # no opposing checker anywhere: no blot has one to pass
+
+
+def test_protocol_1ply_level_ranks_every_play_and_keeps_the_levels_apart(tmp_path):
+    eng = _engine(tmp_path)
+    zero = _session(eng, "start\ndice 6 5\nhint 100\n")[2]["hint"]
+    one = _session(eng, "level 1ply\ndice 6 5\nhint 100\nplay\n")
+    assert one[0] == {"ok": "level", "level": "1ply"}
+    assert sorted(h["play"] for h in one[2]["hint"]) == sorted(h["play"] for h in zero)
+    assert one[3]["play"] == one[2]["hint"][0]["play"]
+    noisy = _session(eng, "level beginner\nhint 1\n")[1]["hint"][0]
+    assert noisy == zero[0]                         # a hint is always at full strength

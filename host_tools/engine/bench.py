@@ -47,7 +47,7 @@ def main(argv):
     ap.add_argument("--opponent", default="random")
     ap.add_argument("--pairs", type=int, default=1000, help="dice streams, each played twice")
     ap.add_argument("--seed", type=int, default=2026)
-    ap.add_argument("--level", default="expert", help="the network's own level")
+    ap.add_argument("--level", default="expert", help="the network's own level (or 1ply)")
     ap.add_argument("--weights", help="folder of the network under test (default: shipped)")
     ap.add_argument("--previous", help="folder of older weights for --opponent previous")
     ap.add_argument("--json", action="store_true")
@@ -55,18 +55,23 @@ def main(argv):
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     from host_tools.engine import weights
     from host_tools.engine.match import paired_match
-    from host_tools.engine.players import LEVELS, NetPlayer
+    from host_tools.engine.players import LEVELS, NetPlayer, SearchPlayer
     from host_tools.engine.train import commit_id
     rules = get_rules(args.variant)
     try:
         net, rec = weights.load(args.variant, args.weights)
         opp = _opponent(args.opponent, rules, args)
-        if args.level not in LEVELS:
+        if args.level not in LEVELS and args.level != "1ply":
             raise ValueError("unknown level %r" % args.level)
     except (LookupError, ValueError) as exc:
         print("bench engine: %s" % exc, file=sys.stderr)
         return 2
-    noise = LEVELS[args.level]
+    if args.level == "1ply":
+        def make(i):
+            return SearchPlayer(net, rules)
+    else:
+        def make(i):
+            return NetPlayer(net, rules, noise=LEVELS[args.level], seed=i)
     t0 = time.time()
 
     def progress(i, st):
@@ -75,7 +80,7 @@ def main(argv):
             sys.stderr.write("\r%d/%d pairs  win %.3f  ppg %+.3f  %.1f games/s   " % (
                 i, args.pairs, s["win_rate"], s["ppg"], 2 * i / (time.time() - t0)))
             sys.stderr.flush()
-    st = paired_match(rules, lambda i: NetPlayer(net, rules, noise=noise, seed=i), opp,
+    st = paired_match(rules, make, opp,
                       args.pairs, args.seed, progress=progress)
     sys.stderr.write("\n")
     s = st.summary()

@@ -151,3 +151,64 @@ class PubevalPlayer:
 
     def doublet(self, game):
         return 6
+
+
+_ROLLS = [(a, b, 1 if a == b else 2) for a in range(1, 7) for b in range(a, 7)]
+
+
+def after_position(game, cands, i):
+    """The Position the i-th candidate leaves, the other side to move."""
+    from firmware.rules.position import Position
+    side = game.side
+    b = bytearray(52)
+    b[side * 26:side * 26 + 26] = bytes(cands.mover[i])
+    b[(1 - side) * 26:(1 - side) * 26 + 26] = bytes(cands.other[i])
+    return Position(b, 1 - side)
+
+
+class SearchPlayer(NetPlayer):
+    """1-ply: the ``keep`` best plays at 0-ply are scored again by averaging, over the 21
+    rolls of the opponent, the value after its best 0-ply reply (the strongest host level and
+    the analysis). The matador sequence and the cube are not looked ahead."""
+
+    def __init__(self, net, rules, keep=4, seed=0):
+        NetPlayer.__init__(self, net, rules, 0.0, seed)
+        self.keep = keep
+
+    def reply_value(self, pos, first):
+        """The equity for the side that is *not* to move in ``pos``, averaged over the rolls
+        of the side to move, each answered with its best 0-ply play."""
+        total = 0.0
+        for a, b, w in _ROLLS:
+            t = Turn(self.rules, pos, (a, b), first_turn=first)
+            c = Candidates(t)
+            if c.n == 0:
+                o = self.net.forward(features(position_view(pos, 1 - pos.turn)[None], self.geo))
+                total += w * float(self.out.equity(o)[0])
+                continue
+            v, _, _ = self.values(c, False)
+            total -= w * float(v.max())
+        return total / 36.0
+
+    def ranked(self, game):
+        c, v = NetPlayer.ranked(self, game)
+        if c.n <= 1 or mover_moves_again(game):
+            return c, v
+        order = np.argsort(-v, kind="stable")[:self.keep]
+        first = game.played[1 - game.side] == 0
+        v = v.copy()
+        for i in order:
+            if not c.won[i]:
+                v[i] = self.reply_value(after_position(game, c, int(i)), first)
+        # plays not searched keep their 0-ply value, below every searched one
+        rest = np.ones(c.n, dtype=bool)
+        rest[order] = False
+        if rest.any():
+            v[rest] = np.minimum(v[rest], v[order].min() - 1e-6)
+        return c, v
+
+    def play(self, game):
+        c, v = self.ranked(game)
+        if c.n == 0:
+            return []
+        return c.steps(int(np.argmax(v)))

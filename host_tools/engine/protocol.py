@@ -3,7 +3,8 @@
 Commands (see docs/engine.md)::
 
     variant NAME [option=value ...]    choose the variant (default backgammon); resets the position
-    level NAME                         beginner, casual, intermediate, advanced, expert (default)
+    level NAME                         beginner, casual, intermediate, advanced, expert (default),
+                                       1ply (expert's best few searched one ply deeper)
     position TEXT|ID                   readable form, or the 53-hex-digit compact form
     start                              the variant's start position, White to move
     dice A B                           the roll of the side to move
@@ -22,15 +23,14 @@ import json
 
 import numpy as np
 
-from firmware.rules.movegen import Turn
+from firmware.rules.game import Game
 from firmware.rules.notation import format_steps
 from firmware.rules.position import Position, PositionError
 from firmware.rules.variants import VARIANTS, get_rules
 from host_tools.engine import weights
-from host_tools.engine.candidates import Candidates
 from host_tools.engine.encode import Geometry, features, position_view
 from host_tools.engine.outcomes import Outcomes
-from host_tools.engine.players import LEVELS
+from host_tools.engine.players import LEVELS, NetPlayer, SearchPlayer
 
 MAX_LINE = 4096
 
@@ -77,26 +77,35 @@ class Engine:
         self.first = False
 
     def set_level(self, name):
-        if name not in LEVELS:
-            raise ProtocolError("unknown level %r (levels: %s)" % (name, ", ".join(LEVELS)))
+        if name not in LEVELS and name != "1ply":
+            raise ProtocolError("unknown level %r (levels: %s, 1ply)" % (name, ", ".join(LEVELS)))
         self.level = name
 
-    def _turn(self):
+    def _game(self):
+        """A Game at the position with the dice rolled (the rules core's own Turn)."""
         if self.dice is None:
             raise ProtocolError("no dice: send 'dice A B' first")
-        return Turn(self.rules, self.pos, self.dice, first_turn=self.first)
+        g = Game(self.rules, cube=False)
+        g.set_position(self.pos)
+        if self.first:
+            g.played[self.pos.turn] = 0
+        g.roll(*self.dice)
+        return g
 
-    def ranked(self):
-        """[(equity, notation), ...] of every legal play of the roll, best first."""
-        turn = self._turn()
-        c = Candidates(turn)
+    def ranked(self, level=None):
+        """[(equity, notation), ...] of every legal play of the roll, best first (``level``
+        1ply: the best few searched one ply deeper)."""
+        g = self._game()
+        level = level or self.level
+        if level == "1ply":
+            player = SearchPlayer(self.net, self.rules)
+        else:
+            player = NetPlayer(self.net, self.rules)
+        c, eq = player.ranked(g)
         if c.n == 0:
             return []
-        x = features(c.views(False), self.geo)
-        eq = -self.out.equity(self.net.forward(x))
-        eq = np.where(c.won, c.points, eq)
         order = np.argsort(-eq, kind="stable")
-        return [(float(eq[i]), _steps_text(turn, c.steps(int(i)))) for i in order]
+        return [(float(eq[i]), _steps_text(g.turn, c.steps(int(i)))) for i in order]
 
     def evaluate(self):
         o = self.net.forward(features(position_view(self.pos, self.pos.turn)[None], self.geo))[0]
@@ -150,10 +159,10 @@ class Engine:
             self.first = args[0] == "on"
             return {"ok": "first", "first": self.first}
         if cmd == "play":
-            ranked = self.ranked()
+            ranked = self.ranked("1ply" if self.level == "1ply" else "expert")
             if not ranked:
                 return {"play": "", "equity": None, "note": "no die can be played"}
-            noise = LEVELS[self.level]
+            noise = LEVELS.get(self.level, 0.0)
             if noise:
                 eq = np.array([e for e, _ in ranked]) + self.rng.normal(0, noise, len(ranked))
                 e, text = ranked[int(np.argmax(eq))]
@@ -166,7 +175,8 @@ class Engine:
                 if not args[0].isdigit() or int(args[0]) < 1:
                     raise ProtocolError("hint N needs a positive number")
                 n = int(args[0])
-            return {"hint": [{"play": t, "equity": round(e, 4)} for e, t in self.ranked()[:n]]}
+            best = "1ply" if self.level == "1ply" else "expert"      # hints: full strength
+            return {"hint": [{"play": t, "equity": round(e, 4)} for e, t in self.ranked(best)[:n]]}
         if cmd == "eval":
             outs, eq = self.evaluate()
             return {"eval": outs, "equity": round(eq, 4)}

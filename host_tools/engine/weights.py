@@ -58,6 +58,10 @@ def load(variant, folder=None):
     if os.path.exists(js):
         with open(js) as f:
             record = json.load(f)
+    from host_tools.engine.encode import INPUTS
+    if net.shape[0] != INPUTS:
+        raise ValueError("%s was made for %d inputs, the encoder now makes %d: train it again"
+                         % (npz, net.shape[0], INPUTS))
     if record.get("weights_sha") not in (None, digest(net)):
         raise ValueError("%s does not match its record %s (weights_sha)" % (npz, js))
     return net, record
