@@ -51,8 +51,13 @@ def main(argv):
     ap.add_argument("--weights", help="folder of the network under test (default: shipped)")
     ap.add_argument("--previous", help="folder of older weights for --opponent previous")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--speed", type=int, metavar="GAMES",
+                    help="instead: self-play speed (games/s, ms per ply) over GAMES games of "
+                         "the shipped network, training included")
     args = ap.parse_args(argv)
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    if args.speed:
+        return _speed(args)
     from host_tools.engine import weights
     from host_tools.engine.match import paired_match
     from host_tools.engine.players import LEVELS, NetPlayer, SearchPlayer
@@ -98,4 +103,35 @@ def main(argv):
               "  (weights %s, %s games)" % (args.variant, args.opponent, s["games"], s["pairs"],
                                             args.seed, 100 * s["win_rate"], 100 * lo, 100 * hi,
                                             s["ppg"], plo, phi, s["weights_sha"], s["training_games"]))
+    return 0
+
+
+def _speed(args):
+    """Self-play games per second with learning, as ``train`` plays them (weights not saved)."""
+    import numpy as np
+    from host_tools.engine import weights
+    from host_tools.engine.gameplay import Dice
+    from host_tools.engine.outcomes import Outcomes
+    from host_tools.engine.selfplay import lambda_returns, self_play
+    rules = get_rules(args.variant)
+    out = Outcomes(rules)
+    try:
+        net, rec = weights.load(args.variant, args.weights)
+    except (LookupError, ValueError) as exc:
+        print("bench engine: %s" % exc, file=sys.stderr)
+        return 2
+    t0 = time.time()
+    plies = 0
+    for i in range(args.speed):
+        tr, (_w, _p, n) = self_play(net, rules, Dice(args.seed * 1_000_003 + i))
+        net.learn(np.asarray(tr.x), lambda_returns(tr, out, 0.7), 0.0)
+        plies += n
+    dt = time.time() - t0
+    res = {"variant": args.variant, "games": args.speed, "seconds": round(dt, 2),
+           "games_per_s": round(args.speed / dt, 2), "ms_per_ply": round(1000 * dt / plies, 3),
+           "plies_per_game": round(plies / args.speed, 1), "weights_sha": rec.get("weights_sha"),
+           "load_average": round(os.getloadavg()[0], 2)}
+    print(json.dumps(res) if args.json else
+          "%(variant)s self-play: %(games_per_s).2f games/s, %(ms_per_ply).3f ms per ply, "
+          "%(plies_per_game).1f plies a game (load average %(load_average).2f)" % res)
     return 0
