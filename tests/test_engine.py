@@ -197,3 +197,51 @@ def test_protocol_1ply_level_ranks_every_play_and_keeps_the_levels_apart(tmp_pat
     assert one[3]["play"] == one[2]["hint"][0]["play"]
     noisy = _session(eng, "level beginner\nhint 1\n")[1]["hint"][0]
     assert noisy == zero[0]                         # a hint is always at full strength
+
+
+@pytest.mark.parametrize("loss,name", [(0.0, ""), (0.039, ""), (0.04, "doubtful"), (0.079, "doubtful"),
+                                       (0.08, "bad"), (0.16, "very bad"), (1.5, "very bad")])
+def test_analysis_marks_use_gnubgs_thresholds(loss, name):
+    from host_tools.engine.analysis import mark
+    assert mark(loss) == name
+
+
+@pytest.mark.parametrize("rate,name", [(0.001, "supernatural"), (0.004, "world class"), (0.007, "expert"),
+                                       (0.011, "advanced"), (0.017, "intermediate"), (0.025, "casual"),
+                                       (0.034, "beginner"), (0.05, "awful")])
+def test_analysis_ratings_use_gnubgs_thresholds(rate, name):
+    from host_tools.engine.analysis import rating
+    assert rating(rate) == name
+
+
+def test_analysis_of_a_match_file_scores_every_play(tmp_path):
+    import glob
+    import os
+    from host_tools.engine.analysis import analyse_match
+    from host_tools.records.matfile import parse_file
+    from host_tools.records.replay import replay_match
+    rules = get_rules("backgammon")
+    path = sorted(glob.glob(os.path.join(os.path.dirname(__file__), "data", "games",
+                                         "gnubg-selfplay", "*.mat")))[0]
+    match = parse_file(path)
+    rep = analyse_match(match, _random_net(rules), rules, plies=0, luck=False)
+    moves = sum(len(g["moves"]) for g in rep["games"])
+    assert moves == replay_match(match)["moves"] > 0
+    for g in rep["games"]:
+        for m in g["moves"]:
+            assert m["loss"] >= 0 and (m["played"] is None or m["played"] <= m["best"] + 1e-9)
+        assert [s["player"] for s in g["summary"]] == g["players"]
+
+
+def test_analysis_finds_no_loss_in_the_engines_own_choice():
+    from host_tools.engine.analysis import Analyser
+    rules = get_rules("backgammon")
+    net = _random_net(rules)
+    game = Game(rules, cube=False)
+    game.opening_roll(6, 4)
+    before = game.pos.copy()
+    for s, d in NetPlayer(net, rules).play(game):
+        game.turn.push(s, d)
+    after = game.turn.position()
+    m = Analyser(net, rules).move(before, (6, 4), after)
+    assert m["loss"] == 0 and m["mark"] == "" and m["candidates"] > 1 and "luck" in m
