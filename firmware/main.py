@@ -7,6 +7,12 @@ hardware, reading protocol commands from stdin and writing protocol lines to std
 --virtual-time: the simulated clock moves only with ``sim wait <ms>`` (deterministic scripts).
 """
 
+try:                    # first of all (the port runs main.py with Ctrl-C enabled): a Ctrl-C while
+    import micropython  # the board starts is a byte, never a prompt; Runner.guard opens the REPL
+    micropython.kbd_intr(-1)     # again once the board is known to be unlocked
+except (ImportError, AttributeError):    # CPython: no REPL to close
+    pass
+
 import gc
 import sys
 import time
@@ -80,14 +86,14 @@ class Runner:
         plain byte then (no KeyboardInterrupt, so no prompt, no raw REPL, no reading the flash);
         unlocked, Ctrl-C stops the firmware as usual (deploy, calibrate)."""
         locked = self.app.session.auth.locked
-        if self.sim or locked == self.closed:
+        if locked == self.closed:
             return
         self.closed = locked
         try:
             import micropython
-            # on a board Ctrl-C then arrives as a byte the host link drops; the unix port (the
-            # fake board in tests) would die of the signal instead, so there ``run`` catches it
-            micropython.kbd_intr(-1 if locked and sys.platform != "linux" else 3)
+            # on a board Ctrl-C then arrives as a byte the host link drops (the fake board of
+            # the tests, the unix port, keeps it a signal and ``run`` catches it: fakeboard.py)
+            micropython.kbd_intr(-1 if locked else 3)
         except (ImportError, AttributeError):     # CPython: no REPL to close
             pass
 
@@ -144,6 +150,31 @@ _USAGE = const("usage: python -m firmware.main --sim [--variant V] [--flash DIR]
                "[--virtual-time]   (on a board: main.py, no options)")
 
 
+def _maybe_locked(names=("data/lock", "data/lock.b")):
+    """Before the App knows: boot.py's rule (a lock copy that does not say it is off), read
+    relative to the board's "/" (fail closed: a copy that cannot be read counts as locked)."""
+    for name in names:
+        try:
+            with open(name, "rb") as f:
+                if b'"locked": false' not in f.read():
+                    return True
+        except OSError as exc:
+            if exc.args and exc.args[0] != 2:      # ENOENT: no copy; anything else: locked
+                return True
+    return False
+
+
+def _restart_if_locked(runner):
+    """main.py is about to end, and on a board the REPL would open: a board that is (or may be)
+    locked starts again instead, so its flash (its key, the dice seed) is never readable."""
+    if runner.closed if runner is not None else _maybe_locked():
+        try:
+            import machine
+            machine.reset()
+        except (ImportError, AttributeError):    # a host without the stand-ins: no board
+            pass
+
+
 def main(argv=None):
     if argv is None:
         argv = sys.argv[1:]
@@ -153,23 +184,26 @@ def main(argv=None):
     if "--sim" not in argv and sys.implementation.name != "micropython":
         print("CPython is no board: add --sim to run on the simulated board\n" + _USAGE)
         return 2
-    from firmware.drivers.board_config import BoardConfigError
+    runner = None
     try:
-        runner = Runner(argv)
-    except BoardConfigError as exc:        # the board cannot start: say why on the host link
-        from firmware.board.hostlink import write_line
-        import json
-        write_line(json.dumps({"t": "fatal", "msg": str(exc)}))
-        return 1
-    try:
+        from firmware.drivers.board_config import BoardConfigError
+        try:
+            runner = Runner(argv)
+        except BoardConfigError as exc:        # the board cannot start: say why on the host link
+            from firmware.board.hostlink import write_line
+            import json
+            write_line(json.dumps({"t": "fatal", "msg": str(exc)}))
+            if "--sim" not in argv:
+                _restart_if_locked(None)
+            return 1
         runner.run()
     except Exception:
-        # a crash: on a locked board the firmware starts again at once, never a prompt where
-        # the flash (its key, the dice seed) could be read; unlocked, the traceback is shown
-        if not runner.sim and runner.closed:
-            import machine
-            machine.reset()
+        # a crash (at start-up too: a damaged flash, no memory): on a locked board the firmware
+        # starts again at once, never a prompt; unlocked, the traceback is shown
+        _restart_if_locked(runner)
         raise
+    if not runner.sim:                          # a board's input never ends; if it did
+        _restart_if_locked(runner)
     return 0
 
 

@@ -36,3 +36,11 @@ def mem_info(verbose=None):
 
 def opt_level(level=None):
     return 0
+
+
+interrupt = 3       # the REPL's interrupt character (Ctrl-C; -1: none): the boot-window tests read it
+
+
+def kbd_intr(c):
+    global interrupt
+    interrupt = c

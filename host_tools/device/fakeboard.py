@@ -95,6 +95,16 @@ class _BoardMachine:
         return getattr(_base_machine, name)
 sys.modules['machine'] = _BoardMachine()
 del _BoardMachine
+import micropython as _base_micropython
+class _BoardMicropython:
+    # A board's kbd_intr(-1) makes Ctrl-C a byte; the unix port's would make SIGINT kill the
+    # process: here Ctrl-C stays a signal, and the firmware's loop catches it while locked.
+    def kbd_intr(self, c):
+        _base_micropython.kbd_intr(3)
+    def __getattr__(self, name):
+        return getattr(_base_micropython, name)
+sys.modules['micropython'] = _BoardMicropython()
+del _BoardMicropython
 def _run_board_file(name):
     try:
         os.stat(name)
