@@ -245,3 +245,35 @@ def test_analysis_finds_no_loss_in_the_engines_own_choice():
     after = game.turn.position()
     m = Analyser(net, rules).move(before, (6, 4), after)
     assert m["loss"] == 0 and m["mark"] == "" and m["candidates"] > 1 and "luck" in m
+
+
+@pytest.mark.parametrize("p,gammon,action,response", [
+    (0.50, 0.0, "no double", "take"), (0.65, 0.0, "no double", "take"),
+    (0.72, 0.0, "double", "take"), (0.76, 0.0, "double", "take"),
+    (0.82, 0.0, "double", "pass"), (1.00, 0.0, "double", "pass"),
+    (0.85, 0.6, "too good", "pass"),            # playing on for the gammon is worth more
+])
+def test_cube_decisions_follow_janowskis_money_model(p, gammon, action, response):
+    from host_tools.engine.cube import decide
+    d = decide([p, gammon, 0.0, 0.0, 0.0], (1, 2, 3))
+    assert (d["action"], d["response"]) == (action, response), d
+
+
+def test_cube_beaver_and_ownership():
+    from host_tools.engine.cube import decide
+    assert decide([0.2, 0.0, 0.0, 0.0, 0.0], (1, 2, 3), beaver=True)["response"] == "beaver"
+    assert decide([0.2, 0.0, 0.0, 0.0, 0.0], (1, 2, 3))["response"] == "take"
+    mine = decide([0.7, 0.0, 0.0, 0.0, 0.0], (1, 2, 3), owner="me")
+    centre = decide([0.7, 0.0, 0.0, 0.0, 0.0], (1, 2, 3))
+    assert mine["no_double"] > centre["no_double"]   # owning the cube is worth something
+    with pytest.raises(ValueError):
+        decide([0.7, 0, 0, 0, 0], (1, 2, 3), owner="them")
+
+
+def test_protocol_cube_answers_and_refuses_a_cubeless_variant(tmp_path):
+    eng = _engine(tmp_path)
+    a = _session(eng, "start\ncube\ncube mine beaver\ncube sideways\n")
+    assert a[1]["cube"]["action"] == "no double" and a[2]["cube"]["response"] in ("take", "beaver")
+    assert "centre|mine" in a[3]["error"]
+    eng = _engine(tmp_path, "long")
+    assert "without the cube" in _session(eng, "cube\n")[0]["error"]

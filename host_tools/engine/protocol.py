@@ -12,6 +12,8 @@ Commands (see docs/engine.md)::
     play                               the chosen play at the level, in standard notation
     hint [N]                           the best N plays (default 3) with their equities
     eval                               the outcome probabilities and cubeless equity, side to move
+    cube [centre|mine] [beaver]        the money cube decision of the side on roll (who owns the
+                                       cube now; whether beavers are allowed)
     quit
 
 An answer is one line: ``ok ...`` / ``play ...`` / ``hint ...`` / ``eval ...``, or
@@ -27,7 +29,7 @@ from firmware.rules.game import Game
 from firmware.rules.notation import format_steps
 from firmware.rules.position import Position, PositionError
 from firmware.rules.variants import VARIANTS, get_rules
-from host_tools.engine import weights
+from host_tools.engine import cube, weights
 from host_tools.engine.encode import Geometry, features, position_view
 from host_tools.engine.outcomes import Outcomes
 from host_tools.engine.players import LEVELS, NetPlayer, SearchPlayer
@@ -177,11 +179,26 @@ class Engine:
                 n = int(args[0])
             best = "1ply" if self.level == "1ply" else "expert"      # hints: full strength
             return {"hint": [{"play": t, "equity": round(e, 4)} for e, t in self.ranked(best)[:n]]}
+        if cmd == "cube":
+            if not self.rules.cube:
+                raise ProtocolError("%s is played without the cube here (variant option cube=on)"
+                                    % self.rules.name)
+            owner = "centre"
+            beaver = False
+            for a in args:
+                if a in ("centre", "center", "mine"):
+                    owner = "me" if a == "mine" else "centre"
+                elif a == "beaver":
+                    beaver = True
+                else:
+                    raise ProtocolError("cube takes centre|mine and beaver, got %r" % a)
+            o = self.net.forward(features(position_view(self.pos, self.pos.turn)[None], self.geo))[0]
+            return {"cube": cube.decide(o, self.out.results, owner, beaver)}
         if cmd == "eval":
             outs, eq = self.evaluate()
             return {"eval": outs, "equity": round(eq, 4)}
         raise ProtocolError("unknown command %r (variant, level, position, start, dice, first, "
-                            "play, hint, eval, quit)" % cmd)
+                            "play, hint, eval, cube, quit)" % cmd)
 
 
 def as_text(ans):
@@ -193,6 +210,10 @@ def as_text(ans):
             "  equity %+.4f" % ans["equity"] if ans["equity"] is not None else "")
     if "hint" in ans:
         return "hint " + " | ".join("%s %+.4f" % (h["play"], h["equity"]) for h in ans["hint"])
+    if "cube" in ans:
+        c = ans["cube"]
+        return "cube %s, %s  no-double %+.4f double/take %+.4f double/pass %+.4f" % (
+            c["action"], c["response"], c["no_double"], c["double_take"], c["double_pass"])
     if "eval" in ans:
         return "eval " + " ".join("%s=%.4f" % kv for kv in ans["eval"].items()) + \
             " equity=%+.4f" % ans["equity"]
