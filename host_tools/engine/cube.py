@@ -38,12 +38,12 @@ def _line(p, a, b):
     return e0 + (e1 - e0) * (p - p0) / (p1 - p0)
 
 
-def live_equity(p, w, l, owner):
+def live_equity(p, win_v, loss_v, owner):
     """Janowski's live-cube equity for the side with P(win) ``p``; ``owner``: "centre",
     "me" (this side owns the cube) or "them"."""
-    take_me = (l - 0.5) / (w + l + 0.5)             # below it the opponent's double is a pass
-    cash_me = 1.0 - (w - 0.5) / (w + l + 0.5)       # above it the opponent passes mine
-    low, high = (0.0, -l), (1.0, w)
+    take_me = (loss_v - 0.5) / (win_v + loss_v + 0.5)  # below it the opponent's double is a pass
+    cash_me = 1.0 - (win_v - 0.5) / (win_v + loss_v + 0.5)  # above it the opponent passes mine
+    low, high = (0.0, -loss_v), (1.0, win_v)
     if owner == "me":
         return _line(p, low, (cash_me, 1.0)) if p <= cash_me else _line(p, (cash_me, 1.0), high)
     if owner == "them":
@@ -55,8 +55,8 @@ def live_equity(p, w, l, owner):
     return _line(p, (cash_me, 1.0), high)
 
 
-def cubeful(p, w, l, owner, x=EFFICIENCY):
-    return x * live_equity(p, w, l, owner) + (1 - x) * (p * w - (1 - p) * l)
+def cubeful(p, win_v, loss_v, owner, x=EFFICIENCY):
+    return x * live_equity(p, win_v, loss_v, owner) + (1 - x) * (p * win_v - (1 - p) * loss_v)
 
 
 def decide(o, results, owner="centre", beaver=False, x=EFFICIENCY):
@@ -65,9 +65,9 @@ def decide(o, results, owner="centre", beaver=False, x=EFFICIENCY):
     and the equities per unit of the present cube: no double, double/take, double/pass}."""
     if owner == "them":
         raise ValueError("the side on roll cannot double: the opponent owns the cube")
-    p, w, l = win_loss_values(o, results)
-    nd = cubeful(p, w, l, owner, x)
-    dt = 2.0 * cubeful(p, w, l, "them", x)
+    p, win_v, loss_v = win_loss_values(o, results)
+    nd = cubeful(p, win_v, loss_v, owner, x)
+    dt = 2.0 * cubeful(p, win_v, loss_v, "them", x)
     dp = 1.0
     if dt <= dp:
         response = "beaver" if beaver and dt < 0 else "take"
@@ -80,6 +80,6 @@ def decide(o, results, owner="centre", beaver=False, x=EFFICIENCY):
         action = "double"
     else:
         action = "no double"
-    return {"action": action, "response": response, "p": round(p, 4), "W": round(w, 4),
-            "L": round(l, 4), "no_double": round(nd, 4), "double_take": round(dt, 4),
+    return {"action": action, "response": response, "p": round(p, 4), "W": round(win_v, 4),
+            "L": round(loss_v, 4), "no_double": round(nd, 4), "double_take": round(dt, 4),
             "double_pass": dp}
