@@ -24,6 +24,25 @@ def test_ruff_finds_nothing():
     assert code == 0, out
 
 
+def test_every_declared_hook_is_a_habit_the_tree_keeps():
+    """Each hook of .pre-commit-config.yaml is one this suite runs: a formatter declared there
+    (or in pyproject.toml) would have to leave the tree unchanged."""
+    with open(os.path.join(REPO, ".pre-commit-config.yaml")) as f:
+        entries = [line.split("entry:", 1)[1].strip() for line in f if "entry:" in line]
+    known = {"python -m ruff check --force-exclude", "python -m mypy host_tools firmware/rules",
+             "python -m host_tools mip --check"}     # tests/test_micropython_packaging.py
+    for entry in entries:
+        if entry.startswith("python -m ruff format"):
+            code, out = run("ruff", "format", "--check", ".")
+            assert code == 0, "ruff format is declared as a hook but not applied:\n" + out[-2000:]
+        else:
+            assert entry in known or "typecheck" in entry, "a hook the suite does not run: " + entry
+    with open(os.path.join(REPO, "pyproject.toml")) as f:
+        if "[tool.ruff.format]" in f.read():
+            code, out = run("ruff", "format", "--check", ".")
+            assert code == 0, "pyproject.toml configures ruff format, but the tree is not formatted"
+
+
 def test_mypy_finds_nothing_in_the_host_tools_and_the_rules_api():
     code, out = run("mypy", "host_tools", "firmware/rules")
     assert code == 0, out
