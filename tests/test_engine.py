@@ -39,6 +39,12 @@ def test_outputs_follow_the_rules_scoring(variant, names):
         assert out.equity(out.flip(out.terminal(pts, True))) == pytest.approx(-pts)
 
 
+def test_equity_never_counts_a_gammon_likelier_than_the_win():
+    out = Outcomes(get_rules("backgammon"))
+    assert out.equity([0.3, 0.9, 0.9, 0.1, 0.0]) == pytest.approx(2 * 0.3 - 1 + 0.3 + 0.3 - 0.1)
+    assert out.equity([0.9, 0.0, 0.5, 0.5, 0.5]) == pytest.approx(2 * 0.9 - 1 - 0.1 - 0.1)
+
+
 # the standard replies to three opening rolls, which pubeval finds too (a check of its encoder)
 @pytest.mark.parametrize("dice,play", [((3, 1), "8/5 6/5"), ((4, 2), "8/4 6/4"), ((6, 1), "13/7 8/7")])
 def test_pubeval_plays_the_known_openings(dice, play):

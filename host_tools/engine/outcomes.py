@@ -38,9 +38,22 @@ class Outcomes:
         # flip: the same outputs seen from the other side
         self.flip_index = np.array([0] + list(range(1 + self.k, self.n)) + list(range(1, 1 + self.k)))
 
+    def consistent(self, o):
+        """``o`` with each class no likelier than the one before it (a network's independent
+        outputs can say P(gammon) > P(win); counting that would be counting nonsense)."""
+        o = np.array(o, dtype=np.float64)
+        k = self.k
+        if k:
+            win = np.concatenate([o[..., :1], o[..., 1:1 + k]], axis=-1)
+            lose = np.concatenate([1.0 - o[..., :1], o[..., 1 + k:]], axis=-1)
+            o[..., 1:1 + k] = np.minimum.accumulate(win, axis=-1)[..., 1:]
+            o[..., 1 + k:] = np.minimum.accumulate(lose, axis=-1)[..., 1:]
+        return o
+
     def equity(self, o):
-        """Cubeless equity of outputs ``o`` (one vector, or a batch in rows)."""
-        return np.asarray(o, dtype=np.float64) @ self.weights - 1.0
+        """Cubeless equity of outputs ``o`` (one vector, or a batch in rows), each class
+        capped by the one before it (``consistent``)."""
+        return self.consistent(o) @ self.weights - 1.0
 
     def flip(self, o):
         """Outputs seen from the other side (a vector or rows)."""

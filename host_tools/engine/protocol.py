@@ -193,7 +193,7 @@ class Engine:
                 else:
                     raise ProtocolError("cube takes centre|mine and beaver, got %r" % a)
             o = self.net.forward(features(position_view(self.pos, self.pos.turn)[None], self.geo))[0]
-            return {"cube": cube.decide(o, self.out.results, owner, beaver)}
+            return {"cube": cube.decide(self.out.consistent(o), self.out.results, owner, beaver)}
         if cmd == "eval":
             outs, eq = self.evaluate()
             return {"eval": outs, "equity": round(eq, 4)}
