@@ -576,3 +576,21 @@ def test_replayed_plays_are_gnubg_plays():
 @pytest.mark.soak
 def test_every_replayed_play_is_a_gnubg_play():
     assert _plays_against_gnubg(FILES[::2]) > 10000
+
+
+@pytest.mark.parametrize("body, game, line, why", [
+    ("  1) 31: 8/5 6/5\n", 1, 8, "the file is cut short"),
+    ("  1) 31: 8/5 6/5\n\n Game 2\n Lucky Lux : 1                      Bob B : 0\n"
+     "  1) 31: 8/5 6/5\n      Wins 1 point\n", 1, 8, "no result"),
+    ("  1) 31: 8/5 6/5\n      Wins 1 point\n\n Game 2\n Lucky Lux : 1                      Bob B : 0\n"
+     "  1) 31: 8/5 6/5\n", 2, 13, "the file is cut short"),
+])
+def test_a_file_cut_short_is_refused_naming_the_game_and_the_line(tmp_path, body, game, line, why):
+    path = tmp_path / "cut.mat"
+    path.write_text(HEAD + body)
+    with pytest.raises(matfile.MatError) as err:
+        matfile.parse_file(str(path))
+    assert err.value.line == line and "game %d " % game in err.value.why and why in err.value.why
+    done = subprocess.run([sys.executable, "-m", "host_tools", "replay", str(path)], cwd=str(REPO),
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1 and "cut.mat:%d: cannot replay: game %d" % (line, game) in done.stdout

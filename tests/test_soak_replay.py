@@ -65,10 +65,11 @@ def test_an_illegal_recorded_move_is_reported_for_its_game_and_the_others_play(t
     ("binary.mat", b"\x00\xff\x00garbage\n" * 20, "point match"),
     ("empty.mat", b"", "point match"),
     ("nack.mat", b"; [Variation \"Nackgammon\"]\n\n 1 point match\n\n Game 1\n A : 0   B : 0\n"
-                 b"  1) 31: 8/5 6/5\n", "Variation"),
+                 b"  1) 31: 8/5 6/5\n      Wins 1 point\n", "Variation"),
     ("beaver.mat", b" 1 point match\n\n Game 1\n A : 0                 B : 0\n"
                    b"  1) 31: 8/5 6/5                 Doubles => 2\n"
-                   b"  2)  Beavers => 4\n", "beaver"),
+                   b"  2)  Beavers => 4\n      Wins 1 point\n", "beaver"),
+    ("cut.mat", b" 1 point match\n\n Game 1\n A : 0   B : 0\n  1) 31: 8/5 6/5\n", "cut short"),
 ])
 def test_bad_files_get_a_clear_error_not_a_traceback(tmp_path, name, content, why):
     path = tmp_path / name

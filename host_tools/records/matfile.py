@@ -249,12 +249,26 @@ def parse_text(text, file="<text>"):
     return match
 
 
+def check_whole(match):
+    """MatError unless every game of a parsed file ends with its result ('Wins <n> points'): a
+    file cut short (or a game left without its end) names the game and the line where it stops."""
+    games = match["games"]
+    for game in games:
+        if not any(a["kind"] in ("win", "loss") for a in game["actions"]):
+            last = game is games[-1]
+            end = game["actions"][-1]["line"] if game["actions"] else game["line"] + 1
+            raise MatError(match["file"], end, "game %d (from line %d) has no result "
+                           "('Wins <n> points')%s" % (game["number"], game["line"],
+                                                      ": the file is cut short" if last else ""))
+
+
 MAX_BYTES = 16 * 1024 * 1024     # the longest real match files are a few hundred KB
 
 
 def parse_file(path):
     """Read and parse one match file (UTF-8, or Latin-1 when it is not UTF-8); a file over
-    MAX_BYTES is refused unread past that (MatError)."""
+    MAX_BYTES is refused unread past that, and one with a game without its result (cut short)
+    is refused (MatError)."""
     with open(path, "rb") as f:
         data = f.read(MAX_BYTES + 1)
     if len(data) > MAX_BYTES:
@@ -263,4 +277,6 @@ def parse_file(path):
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         text = data.decode("latin-1")
-    return parse_text(text, str(path))
+    match = parse_text(text, str(path))
+    check_whole(match)
+    return match
