@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Make (once) and refresh the project's own virtual environment in .venv; print its python.
-#   scripts/bootstrap.sh [SET ...]    SET: play (default), board, micropython, hall, test, dev
+#   scripts/bootstrap.sh [SET ...]    SET: play (default), board, micropython, hall, verify, test, dev
 # Each set installs requirements/<set>.txt and the sets it builds on (every set needs play; test
-# needs board, micropython and hall; dev needs test). A file is installed again only when it changed.
+# needs board, micropython, hall and verify; dev needs test). A file is installed again only when it changed.
 # The project itself is run from this checkout (python -m host_tools), not installed into .venv;
 # `pip install .` installs it anywhere (see pyproject.toml). Debian packages the tests use
 # (valgrind, chromium, gnubg) come from scripts/system_deps.sh, which needs root.
@@ -17,9 +17,10 @@ for set in "${@:-play}"; do
     board) add play board ;;
     micropython) add play micropython ;;
     hall) add play hall ;;
-    test) add play board micropython hall test ;;
-    dev) add play board micropython hall test dev ;;
-    *) echo "bootstrap: unknown set '$set' (play, board, micropython, hall, test, dev)" >&2; exit 2 ;;
+    verify) add play verify ;;
+    test) add play board micropython hall verify test ;;
+    dev) add play board micropython hall verify test dev ;;
+    *) echo "bootstrap: unknown set '$set' (play, board, micropython, hall, verify, test, dev)" >&2; exit 2 ;;
   esac
 done
 if [ ! -x "$venv/bin/python" ]; then
@@ -35,6 +36,7 @@ done
 if [ ${#todo[@]} -gt 0 ]; then
   args=()
   for f in "${todo[@]}"; do args+=(-r "$top/requirements/$f.txt"); done
+  echo "bootstrap: installing requirements/{$(IFS=,; echo "${todo[*]}")}.txt into .venv (the first time takes a few minutes)" >&2
   if ! "$venv/bin/pip" install -q --disable-pip-version-check "${args[@]}" >&2; then
     echo "bootstrap: could not install requirements/{$(IFS=,; echo "${todo[*]}")}.txt." >&2
     case " ${todo[*]} " in *" board "*|*" micropython "*|*" test "*)

@@ -49,7 +49,7 @@ def test_the_board_says_the_version_in_its_hello():
     assert hello and hello[0]["fw"] == fw_version()
 
 
-@pytest.mark.parametrize("name", ["play", "board", "micropython", "hall", "test", "dev"])
+@pytest.mark.parametrize("name", ["play", "board", "micropython", "hall", "verify", "test", "dev"])
 def test_every_dependency_set_is_in_pyproject_and_bootstrap(name):
     assert os.path.exists(os.path.join(REPO, "requirements", name + ".txt"))
     listed = "requirements/%s.txt" % name

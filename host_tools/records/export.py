@@ -162,16 +162,29 @@ class Keyring:
 
 def public_key(board, key):
     """The Ed25519 public key the board ``board`` signs with when its key is ``key``."""
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-    seed = signer.sign_seed(Mac(key), board)
-    return Ed25519PrivateKey.from_private_bytes(seed).public_key().public_bytes_raw()
+    from firmware.board import ed25519
+    return ed25519.public_key(signer.sign_seed(Mac(key), board))
+
+
+def _verify(pub, sig, msg):
+    """Ed25519's check: the ``cryptography`` package's where it is installed (the ``verify``
+    extra), else the pure-Python one (``host_tools.records.ed25519_check``)."""
+    try:
+        from cryptography.exceptions import InvalidSignature
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+    except ImportError:
+        from host_tools.records import ed25519_check
+        return ed25519_check.verify(pub, sig, msg)
+    try:
+        Ed25519PublicKey.from_public_bytes(pub).verify(sig, msg)
+    except (InvalidSignature, ValueError):
+        return False
+    return True
 
 
 def check_signature(record, pub):
     """ExportError unless the record's ``sig`` is the board's Ed25519 signature (public key
     ``pub``) over its lines (``signer.signed_text``)."""
-    from cryptography.exceptions import InvalidSignature
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
     sig = record.get("sig")
     try:
         raw = bytes.fromhex(sig) if isinstance(sig, str) else b""
@@ -185,9 +198,7 @@ def check_signature(record, pub):
         h.update(b"\n")
     text = signer.signed_text(record["board"], record["serial"], len(record["lines"]),
                               h.hexdigest())
-    try:
-        Ed25519PublicKey.from_public_bytes(pub).verify(raw, text.encode())
-    except InvalidSignature:
+    if not _verify(pub, raw, text.encode()):
         raise ExportError("the board's signature does not hold for these %d lines: the record "
                           "was changed, cut or padded, or another board made it"
                           % len(record["lines"]))
