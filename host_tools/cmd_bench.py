@@ -4,6 +4,7 @@ import argparse
 import json
 import sys
 
+from host_tools import prog
 from host_tools.bench import bench_rules, perf_docs, rp2040_estimate
 
 
@@ -22,7 +23,7 @@ def main(argv):
     if argv and argv[0] == "engine":
         from host_tools.engine import bench as engine_bench
         return engine_bench.main(argv[1:])
-    ap = argparse.ArgumentParser(prog="python -m host_tools bench", description=__doc__,
+    ap = argparse.ArgumentParser(prog=prog("bench"), description=__doc__,
                                  epilog="`bench engine --help`: the engine's strength benchmark")
     ap.add_argument("--json", action="store_true", help="one JSON object on stdout")
     ap.add_argument("--quick", action="store_true", help="CPython only (no valgrind runs)")

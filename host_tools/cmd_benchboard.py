@@ -26,6 +26,7 @@ import sys
 import tempfile
 import time
 
+from host_tools import prog
 from host_tools.bench import perf_docs, rp2040_estimate
 from host_tools import REPO_ROOT
 
@@ -281,7 +282,7 @@ def hardware_terms():
 
 
 def main(argv):
-    ap = argparse.ArgumentParser(prog="python -m host_tools benchboard",
+    ap = argparse.ArgumentParser(prog=prog("benchboard"),
                                  description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="CPython figures only (no callgrind)")
     ap.add_argument("--json", action="store_true")

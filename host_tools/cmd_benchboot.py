@@ -19,6 +19,7 @@ import re
 import subprocess
 import tempfile
 
+from host_tools import prog
 from host_tools.device import mpytree
 from host_tools import REPO_ROOT
 
@@ -61,7 +62,7 @@ def measure(root=REPO_ROOT, heap=mpytree.HEAP):
 
 
 def main(argv):
-    ap = argparse.ArgumentParser(prog="python -m host_tools benchboot",
+    ap = argparse.ArgumentParser(prog=prog("benchboot"),
                                  description=__doc__.splitlines()[0])
     ap.add_argument("--root", default=REPO_ROOT, help="the checkout whose firmware boots (default: this one)")
     ap.add_argument("--heap", default=mpytree.HEAP, help="MicroPython's -X heapsize (default 230K)")

@@ -23,6 +23,7 @@ import shutil
 import subprocess
 import tempfile
 
+from host_tools import prog
 from host_tools.device import mpytree
 from host_tools.bench import smallint_audit
 from host_tools.bench.bench_rules import WORST, worst_position
@@ -121,7 +122,7 @@ def rp2040_ints(source):
 
 
 def main(argv):
-    ap = argparse.ArgumentParser(prog="python -m host_tools benchheap")
+    ap = argparse.ArgumentParser(prog=prog("benchheap"))
     ap.add_argument("--rev", help="measure firmware/rules/movegen.py as of this git revision")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)

@@ -39,6 +39,7 @@ import os
 import sys
 import tempfile
 
+from host_tools import prog
 from host_tools.bench import rp2040_estimate as est
 from host_tools import REPO_ROOT
 
@@ -197,7 +198,7 @@ def _run(script, base, paths, min_heap=False):
 
 
 def main(argv):
-    p = argparse.ArgumentParser(prog="python -m host_tools benchtrust",
+    p = argparse.ArgumentParser(prog=prog("benchtrust"),
                                 description=__doc__.strip().splitlines()[0])
     p.add_argument("--json", action="store_true")
     p.add_argument("--quick", action="store_true", help="smaller games (30 and 60 turns)")

@@ -16,6 +16,7 @@ import json
 import sys
 
 from firmware.board.zonemap import ZONES, zone_name
+from host_tools import prog
 from host_tools.device.serial_link import find_board_ports
 
 SAMPLES = 16
@@ -151,7 +152,7 @@ def calibrate(transport, zones=None, ask=ask_on_terminal, out=sys.stdout, sample
 
 
 def main(argv):
-    p = argparse.ArgumentParser(prog="python -m host_tools calibrate", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog=prog("calibrate"), description=__doc__.split("\n\n")[0])
     p.add_argument("--port", help="serial port of the board (default: the first one found)")
     p.add_argument("--zones", help="only these zones, comma separated (1..24, bar0, bar1, off0, off1)")
     p.add_argument("--empty-only", action="store_true", help="only the empty-board baselines")

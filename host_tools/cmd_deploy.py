@@ -16,6 +16,7 @@ import os
 import subprocess
 import sys
 
+from host_tools import prog
 from host_tools.device.serial_link import find_board_ports
 from host_tools import REPO_ROOT
 
@@ -344,7 +345,7 @@ def deploy(port, root=REPO_ROOT, dry_run=False, reset=True, out=None, front_end=
 
 
 def main(argv):
-    p = argparse.ArgumentParser(prog="python -m host_tools deploy", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog=prog("deploy"), description=__doc__.split("\n\n")[0])
     p.add_argument("--port", help="serial port of the board (default: the first one found)")
     p.add_argument("--dry-run", action="store_true", help="say what would change, change nothing")
     p.add_argument("--no-reset", action="store_true", help="do not reset the board afterwards")

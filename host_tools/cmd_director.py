@@ -27,6 +27,7 @@ import argparse
 import json
 import sys
 
+from host_tools import prog
 from host_tools.records.director import BoardClient, Director, DirectorError
 
 
@@ -38,7 +39,7 @@ def _board(port):
 
 
 def main(argv):
-    p = argparse.ArgumentParser(prog="python -m host_tools director",
+    p = argparse.ArgumentParser(prog=prog("director"),
                                 description=__doc__.strip().splitlines()[0])
     p.add_argument("action", choices=("init", "identity", "provision", "lock", "unlock", "send",
                                       "verify", "public"))

@@ -18,11 +18,12 @@ Exit status 0 when written, 1 when a record is refused or cannot be read, 2 for 
 import argparse
 import sys
 
+from host_tools import prog
 from host_tools.records.export import ExportError, Keyring, NAMES, default_keyring, export, load_records
 
 
 def main(argv):
-    p = argparse.ArgumentParser(prog="python -m host_tools export",
+    p = argparse.ArgumentParser(prog=prog("export"),
                                 description=__doc__.strip().splitlines()[0])
     p.add_argument("records", nargs="+", metavar="RECORD.json")
     p.add_argument("--format", choices=("mat", "sgf"), default="mat")

@@ -37,6 +37,7 @@ import json
 import sys
 import time
 
+from host_tools import prog
 from host_tools.fuzz import fuzz_serial
 
 
@@ -89,7 +90,7 @@ def _serial(args):
 
 
 def main(argv):
-    ap = argparse.ArgumentParser(prog="python -m host_tools fuzz")
+    ap = argparse.ArgumentParser(prog=prog("fuzz"))
     sub = ap.add_subparsers(dest="what", required=True)
     sp = sub.add_parser("serial", help="hostile command lines through the firmware")
     sp.add_argument("--lines", type=int, default=20000)
@@ -159,6 +160,10 @@ def _journal(args):
 
 def _files(args):
     from host_tools.fuzz import fuzz_files
+    if args.what == "replay" and not fuzz_files._mat_files():
+        print("fuzz replay: no match files to mutate in %s (a checkout's tests/data/games)"
+              % fuzz_files.GAMES, file=sys.stderr)
+        return 2
     print("fuzz %s: seed %d, %d cases" % (args.what, args.seed, args.count), flush=True)
     s = fuzz_files.run(args.what, args.count, args.seed,
                        micropython=getattr(args, "micropython", False))

@@ -30,6 +30,7 @@ import signal
 import sys
 import threading
 
+from host_tools import prog
 from host_tools.hall.room import Room, RoomError
 
 
@@ -214,7 +215,7 @@ def _wait():
 
 
 def main(argv):
-    ap = argparse.ArgumentParser(prog="python -m host_tools hall", description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog=prog("hall"), description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="what", required=True)
     p = sub.add_parser("init", help="make the hall's folder")
     p.add_argument("room")

@@ -30,6 +30,7 @@ import threading
 import time
 from urllib.parse import urlsplit
 
+from host_tools import prog
 from host_tools import REPO_ROOT
 
 
@@ -200,7 +201,7 @@ def _line(row):
 
 
 def main(argv):
-    ap = argparse.ArgumentParser(prog="python -m host_tools hallbench",
+    ap = argparse.ArgumentParser(prog=prog("hallbench"),
                                  description=__doc__.splitlines()[0])
     ap.add_argument("--counts", default="50,100,200,400,800")
     ap.add_argument("--interval", type=float, default=5.0, help="seconds between a board's turns")

@@ -14,12 +14,13 @@ import signal
 import sys
 import threading
 
+from host_tools import prog
 from host_tools.hall.bridge import Relay
 from host_tools.hall.room import Room, RoomError
 
 
 def main(argv):
-    ap = argparse.ArgumentParser(prog="python -m host_tools hallbridge",
+    ap = argparse.ArgumentParser(prog=prog("hallbridge"),
                                  description=__doc__.splitlines()[0])
     ap.add_argument("room", help="the hall's folder (hall init)")
     ap.add_argument("ports", nargs="*", help="serial ports of boards")

@@ -14,6 +14,7 @@ import json
 import os
 import sys
 
+from host_tools import prog
 from host_tools.__main__ import version
 from host_tools.cmd_deploy import REPO_ROOT, board_files
 
@@ -35,7 +36,7 @@ def text(root=REPO_ROOT):
 
 
 def main(argv):
-    p = argparse.ArgumentParser(prog="python -m host_tools mip", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog=prog("mip"), description=__doc__.split("\n\n")[0])
     p.add_argument("--check", action="store_true", help="fail if package.json is stale; write nothing")
     args = p.parse_args(argv)
     want = text()
@@ -44,9 +45,16 @@ def main(argv):
             have = f.read()
     except FileNotFoundError:
         have = None
+    if have is None and not os.path.exists(os.path.join(REPO_ROOT, "pyproject.toml")):
+        print("mip: package.json belongs to a clone of the repository (%s is an installed copy): "
+              "run it in a clone" % REPO_ROOT, file=sys.stderr)
+        return 2
     if args.check:
+        if have is None:
+            print("package.json is missing: run %s" % prog("mip"), file=sys.stderr)
+            return 1
         if have != want:
-            print("package.json is stale: run python -m host_tools mip", file=sys.stderr)
+            print("package.json is stale: run %s" % prog("mip"), file=sys.stderr)
             return 1
         print("package.json is up to date (%d files)" % len(package()["urls"]))
         return 0

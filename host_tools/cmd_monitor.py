@@ -10,6 +10,7 @@ import sys
 import threading
 import time
 
+from host_tools import prog
 from host_tools.device.serial_link import SerialLink, find_board_ports
 
 SIDES = ("White", "Black")
@@ -105,7 +106,7 @@ def forward_typed_lines(link, stream=sys.stdin):
 
 
 def main(argv):
-    p = argparse.ArgumentParser(prog="python -m host_tools monitor", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog=prog("monitor"), description=__doc__.split("\n\n")[0])
     p.add_argument("--port", help="serial port of the board (default: the first one found)")
     p.add_argument("--raw", action="store_true", help="print the protocol lines as they come")
     p.add_argument("--send", action="append", default=[], metavar="COMMAND",

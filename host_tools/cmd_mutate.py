@@ -19,6 +19,7 @@ import random
 import shutil
 import subprocess
 import sys
+from host_tools import prog
 from host_tools import REPO_ROOT
 
 MUTMUT = "mutmut==3.8.1"
@@ -203,7 +204,7 @@ def show(name):
 
 
 def main(argv):
-    ap = argparse.ArgumentParser(prog="python -m host_tools mutate", description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(prog=prog("mutate"), description=__doc__.split("\n")[0])
     ap.add_argument("--module", action="append", choices=modules(),
                     help="mutate only this module of firmware/rules (repeatable; default: all)")
     ap.add_argument("--json", action="store_true", help="one JSON object on stdout")

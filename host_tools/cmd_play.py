@@ -10,12 +10,14 @@ changes the game is signed (host_tools/records/director.py) and the board record
 
 import argparse
 import os
+import shutil
 import signal
 import sys
 import tempfile
 import threading
 import webbrowser
 
+from host_tools import prog
 from host_tools.records.director import Director, DirectorError
 from host_tools.device.serial_link import SerialLink, find_board_ports
 from host_tools.web.firmware_process import FirmwareProcess
@@ -27,7 +29,7 @@ VARIANTS = ("short", "long", "persian", "jacquet", "matador", "backgammon")
 
 
 def parse_args(argv):
-    p = argparse.ArgumentParser(prog="python -m host_tools play", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog=prog("play"), description=__doc__.split("\n\n")[0])
     p.add_argument("--sim", action="store_true", help="use the virtual board even if a real one is attached")
     p.add_argument("--micropython", action="store_true",
                    help="run the firmware under the MicroPython unix port instead of CPython")
@@ -52,13 +54,18 @@ def parse_args(argv):
     return p.parse_args(argv)
 
 
-def choose_link(args):
-    """The link the page will show: a real board when one is attached, else the simulated one."""
+def choose_link(args, made=None):
+    """The link the page will show: a real board when one is attached, else the simulated one
+    (its flash in ``--flash``, else in a new temporary folder, added to ``made``)."""
     if not args.sim and not args.micropython:
         ports = [args.port] if args.port else find_board_ports()
         if ports:
             return SerialLink(ports[0])
-    flash = args.flash or tempfile.mkdtemp(prefix="nardy-flash-")
+    flash = args.flash
+    if flash is None:
+        flash = tempfile.mkdtemp(prefix="nardy-flash-")
+        if made is not None:
+            made.append(flash)
     return FirmwareProcess(micropython=args.micropython, variant=args.variant, flash_dir=flash,
                            seed=args.seed)
 
@@ -101,6 +108,15 @@ def start_hub(link, director=None):
 
 
 def main(argv):
+    made = []                       # the temporary flash folder, removed when play ends
+    try:
+        return _play(argv, made)
+    finally:
+        for folder in made:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _play(argv, made):
     args = parse_args(argv)
     director = None
     if args.keys:
@@ -118,7 +134,7 @@ def main(argv):
                   "serial port)", file=sys.stderr)
             return 1
     try:
-        link = choose_link(args)
+        link = choose_link(args, made)
     except FileNotFoundError as exc:        # --micropython without the unix port installed
         print("play: %s" % exc, file=sys.stderr)
         return 1

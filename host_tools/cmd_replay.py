@@ -17,12 +17,13 @@ could not be parsed, 2 for bad arguments.
 import json
 import sys
 
+from host_tools import prog
 from host_tools.records import matfile
 from host_tools.records.replay import replay_match
 
 
 def _usage(out):
-    out.write("usage: python -m host_tools replay [--json] [--variant backgammon] FILE...\n")
+    out.write("usage: %s [--json] [--variant backgammon] FILE...\n" % prog("replay"))
 
 
 def main(argv):

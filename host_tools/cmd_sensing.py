@@ -18,6 +18,7 @@ import random
 import sys
 import time
 
+from host_tools import prog
 from host_tools.boarddesign import hardware_gen, magnetics
 
 # kind: (neighbours along the row at the ends?, neighbours across)
@@ -113,7 +114,7 @@ def table(readings, seed, log=None):
 
 
 def main(argv):
-    ap = argparse.ArgumentParser(prog="python -m host_tools sensing",
+    ap = argparse.ArgumentParser(prog=prog("sensing"),
                                  description=__doc__.splitlines()[0])
     ap.add_argument("--readings", type=int, default=1000000, help="zone readings in all")
     ap.add_argument("--seed", type=int, default=1)

@@ -18,6 +18,8 @@ import random
 import sys
 import time
 
+from host_tools import prog
+
 VARIANTS = ("short", "long", "persian", "jacquet", "matador", "backgammon")
 
 
@@ -77,7 +79,7 @@ FAILURE_FIELDS = ("desyncs", "rejected_legal", "accepted_illegal", "lost_turns",
 
 
 def main(argv):
-    ap = argparse.ArgumentParser(prog="python -m host_tools soak", description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog=prog("soak"), description=__doc__.splitlines()[0])
     ap.add_argument("--variant", default="short", help="one of %s, or all" % ", ".join(VARIANTS))
     ap.add_argument("--games", type=int, default=10)
     ap.add_argument("--seed", type=int, default=1)

@@ -98,13 +98,26 @@ def _drop_notes(d):
             _drop_notes(v)
 
 
+def _installed(path):
+    """``path`` (relative) beside the firmware package: where pip installs hardware/ (or a checkout
+    holds it), so a PC runs the virtual board from any folder; an absolute path stays itself."""
+    if path[:1] in "/\\":
+        return path
+    import firmware
+    return firmware.__file__.replace("\\", "/").rsplit("/", 2)[0] + "/" + path
+
+
 def load(path="hardware/board.json", front_end=None):
     """Parse the description; front_end overrides its 'front_end' ("digital" or "analog").
     A description that is not JSON, or that board_check refuses, raises BoardConfigError
     naming the file and the field; a missing file, OSError."""
     import sys
     try:
-        with open(path) as f:
+        f = open(path)
+    except OSError:                    # a PC, run from another folder: the installed copy
+        f = open(_installed(path))
+    try:
+        with f:
             desc = json.load(f)
     except ValueError as exc:          # also UnicodeError: not UTF-8
         raise BoardConfigError("%s: not a JSON description: %s" % (path, exc))
