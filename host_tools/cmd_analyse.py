@@ -35,6 +35,7 @@ def main(argv):
                     help="0: the network alone; 1: its best plays searched one ply deeper")
     ap.add_argument("--no-luck", action="store_true", help="skip the luck of each roll (faster)")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--html", metavar="FILE", help="also write an HTML report (a plot per game)")
     ap.add_argument("--weights", help="folder of the networks (default: the shipped ones)")
     args = ap.parse_args(argv)
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
@@ -49,6 +50,7 @@ def main(argv):
         print("analyse: %s" % exc, file=sys.stderr)
         return 2
     rc = 0
+    reports = []
     for path in args.files:
         try:
             match = parse_file(path)
@@ -58,4 +60,9 @@ def main(argv):
             continue
         rep = analyse_match(match, net, rules, args.plies, not args.no_luck)
         print(json.dumps(rep) if args.json else _text(rep))
+        reports.append(rep)
+    if args.html and reports:
+        from host_tools.engine.report import html_report
+        with open(args.html, "w") as f:
+            f.write("\n".join(html_report(r) for r in reports))
     return rc

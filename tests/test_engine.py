@@ -283,3 +283,17 @@ def test_protocol_cube_answers_and_refuses_a_cubeless_variant(tmp_path):
     assert "centre|mine" in a[3]["error"]
     eng = _engine(tmp_path, "long")
     assert "without the cube" in _session(eng, "cube\n")[0]["error"]
+
+
+def test_analysis_html_report_has_a_plot_and_escapes_names():
+    from host_tools.engine.report import html_report
+    rep = {"file": "a<b>.mat", "games": [{"number": 1, "players": ["<Al>", "Bo"], "moves": [
+        {"player": 0, "played": 0.2, "best": 0.3, "loss": 0.1, "mark": "bad", "line": 3,
+         "dice": [3, 1], "text": "8/5 6/5", "forced": False},
+        {"player": 1, "played": None, "best": None, "loss": 0.0, "mark": "", "line": 4,
+         "dice": [6, 6], "text": "", "forced": True}],
+        "summary": [{"player": "<Al>", "unforced": 1, "error_rate_milli": 100.0, "rating": "awful",
+                     "marks": {"doubtful": 0, "bad": 1, "very bad": 0}, "luck": 0.0}]}]}
+    page = html_report(rep)
+    assert "<svg" in page and "<polyline" in page and "&lt;Al&gt;" in page and "<Al>" not in page
+    assert page.count("class='bad'") == 1
