@@ -16,6 +16,7 @@ import json
 import threading
 import time
 
+from host_tools import bounded
 from firmware.board import hall_link
 from host_tools.hall import mqtt
 
@@ -76,7 +77,7 @@ class Relay:
     def _line(self, text):
         self.lines += 1
         try:
-            msg = json.loads(text)
+            msg = bounded.loads(text)
         except ValueError:
             return                           # noise on the line (a partial line after a reopen)
         if not isinstance(msg, dict):

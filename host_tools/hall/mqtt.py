@@ -9,14 +9,17 @@ QUEUE = 20000            # messages kept while the broker is away (past that the
 
 
 def connect(room, user, client_id=None, on_connect=None, on_message=None, on_disconnect=None,
-            will=None, host=None, port=None, start=True, clean=True, on_subscribed=None):
+            will=None, host=None, port=None, start=True, clean=True, on_subscribed=None,
+            on_error=None):
     """A paho client logged in as ``user`` (a board id, ``station``, ``spectator``) with the
     room's password for it, connecting in the background and again after every loss;
     ``on_connect(client)`` runs after each (re)connect (subscribe there), ``on_message(client,
     topic, payload)`` for each message, ``will`` = (topic, payload) the broker publishes,
     retained, when the connection dies; ``on_subscribed(client, mid)`` when the broker
     acknowledges the subscription sent with message id ``mid``; ``clean=False``: a persistent session (the broker keeps
-    the client's subscriptions and queues its QoS 1 messages while it is away)."""
+    the client's subscriptions and queues its QoS 1 messages while it is away). An exception out
+    of ``on_message`` goes to ``on_error(topic, exc)`` (default: a line on stderr), and the
+    thread goes on with the next message."""
     c = paho.Client(paho.CallbackAPIVersion.VERSION2, client_id=client_id or user,
                     clean_session=clean)
     c.username_pw_set(user, room.password(user))
@@ -32,7 +35,10 @@ def connect(room, user, client_id=None, on_connect=None, on_message=None, on_dis
 
     def _message(client, userdata, msg):
         if on_message is not None:
-            on_message(client, msg.topic, msg.payload)
+            try:
+                on_message(client, msg.topic, msg.payload)
+            except Exception as exc:     # one message never ends the client's thread
+                (on_error or _print_error)(msg.topic, exc)
 
     def _subscribed(client, userdata, mid, reasons, properties):
         if on_subscribed is not None and not any(r.is_failure for r in reasons):
@@ -50,6 +56,12 @@ def connect(room, user, client_id=None, on_connect=None, on_message=None, on_dis
     if start:
         c.loop_start()
     return c
+
+
+def _print_error(topic, exc):
+    import sys
+    print("mqtt: a message on %s broke its handler: %s: %s" % (topic, type(exc).__name__,
+                                                               str(exc)[:200]), file=sys.stderr)
 
 
 def close(c):

@@ -30,6 +30,8 @@ from firmware.board import hall_link
 from firmware.board.identity import OPEN_KEY, Mac, derive_key, key_id
 from host_tools.records.export import (ExportError, FORMAT, check_dice, check_line, replay_record,
                                verify)
+from host_tools import bounded
+from host_tools.bounded import BOOL, DICT, INT, LIST, STR, Refused
 from host_tools.hall import mqtt, views
 from host_tools.hall.room import STATION
 
@@ -43,6 +45,22 @@ ALERTING = ("time_out", "hw_fault", "sensor_fault", "storage_full", "journal_los
 EVENTS_KEPT = 40
 LISTENER_BACKLOG = 2000
 REJECTED_KEPT = 10000    # refused messages remembered, so one delivered twice is reported once
+SERIAL_MAX = 2 ** 31 - 1
+LINES_MAX = 1000000      # a game's lines: far above any game (a 300-turn game has ~700)
+SERIALS_AHEAD = 64       # a board's new game this far past the last one the station knows, at most
+# What each kind of message may hold (bounded.fields): a field of another type refuses the whole
+# message, reported, so nothing of the wrong type reaches the pages or the store.
+SCHEMA = {
+    hall_link.LINE: {"s": (INT, 1, SERIAL_MAX), "l": STR},
+    hall_link.TAG: {"serial": (INT, 1, SERIAL_MAX), "lines": (INT, 0, LINES_MAX), "head": STR,
+                    "tag": STR, "lost": LIST, "damaged": (INT, 0, LINES_MAX), "ended": BOOL},
+    hall_link.STATUS: {"serial": (INT, 1, SERIAL_MAX), "seal": STR, "variant": STR, "phase": STR,
+                       "turn": (INT, -1, 1), "dice": LIST, "position": STR, "score": LIST,
+                       "match_to": (INT, 0, 999), "game": (INT, 0, 99999), "cube": (INT, 1, 2 ** 16),
+                       "clock": DICT, "board": STR, "locked": BOOL, "mode": STR, "options": DICT},
+    hall_link.EV: {"ev": STR, "t": STR, "games": LIST},
+    hall_link.CONN: {"on": BOOL, "via": STR, "why": STR, "board": STR},
+}
 
 
 class Game:
@@ -223,23 +241,28 @@ class Station:
             st = self._board(board)
             st.seen = now
             try:
-                msg = json.loads(payload)
-            except ValueError:
-                msg = None
-            if not isinstance(msg, dict):
-                if kind == hall_link.LINE:
-                    self._reject(st, "not a journal line message", payload[:120], payload)
-                return
-            if kind == hall_link.LINE:
-                self.line(st, msg.get("s"), msg.get("l"), now)
-            elif kind == hall_link.TAG:
-                self.tag(st, msg, now)
-            elif kind == hall_link.STATUS:
-                self.status(st, msg, now)
-            elif kind == hall_link.EV:
-                self.event(st, msg, now)
-            elif kind == hall_link.CONN:
-                self.conn(st, msg, now)
+                msg = bounded.obj(payload)
+                if kind in SCHEMA:
+                    bounded.fields(msg, SCHEMA[kind], "a %s message" % kind)
+                self._dispatch(st, kind, msg, now)
+            except Refused as exc:
+                self._reject(st, "a %s message refused: %s" % (kind, exc), repr(payload[:120]),
+                             payload)
+            except Exception as exc:      # a message the checks missed: reported, never fatal
+                self.report(board, "error", "a %s message broke the station: %s: %s"
+                            % (kind, type(exc).__name__, str(exc)[:200]), repr(payload[:120]))
+
+    def _dispatch(self, st, kind, msg, now):
+        if kind == hall_link.LINE:
+            self.line(st, msg.get("s"), msg.get("l"), now)
+        elif kind == hall_link.TAG:
+            self.tag(st, msg, now)
+        elif kind == hall_link.STATUS:
+            self.status(st, msg, now)
+        elif kind == hall_link.EV:
+            self.event(st, msg, now)
+        elif kind == hall_link.CONN:
+            self.conn(st, msg, now)
 
     def line(self, st, serial, text, now):
         """A journal line of game ``serial`` from board ``st``."""
@@ -249,12 +272,18 @@ class Station:
             self._reject(st, "a line message without its game serial or line", repr(text)[:120],
                          repr((serial, text)))
             return
-        game = self._game(st, serial)
+        game = st.games.get(serial)
+        new = game is None
+        if new:                         # a game the station knows once one of its lines holds
+            self._ahead(st, serial)
+            game = Game(st.id, serial, self.round)
         try:
             took = self._take_line(st, game, text, now)
         except ExportError as exc:
             self._reject(st, "game %d: %s" % (serial, exc.why), text[:160], "%d|%s" % (serial, text))
             return
+        if new:
+            game = self._game(st, serial, game)
         if took:
             self.counts["accepted"] += 1
             self._after_line(st, game)
@@ -382,15 +411,25 @@ class Station:
                     self._want(st, game, force=True, why='conn')
         self._changed(st)
 
-    def _game(self, st, serial):
-        """Game ``serial`` of a board, made when new, with any game between it and the games
-        already known that the station never heard of (asked for from their first line)."""
-        game = st.games.get(serial)
-        if game is not None:
-            return game
-        game = st.games[serial] = Game(st.id, serial, self.round)
+    def _ahead(self, st, serial):
+        """Refused: a serial out of range, or too far past the board's last game known."""
+        if not 1 <= serial <= SERIAL_MAX:
+            raise Refused("game serial %r out of range" % (serial,))
+        if st.games and serial > max(st.games) + SERIALS_AHEAD:
+            raise Refused("game %d is more than %d past the board's last game (%d)"
+                          % (serial, SERIALS_AHEAD, max(st.games)))
+
+    def _game(self, st, serial, game=None):
+        """Game ``serial`` of a board (``game``, or made when new), with the games between it and
+        the games already known that the station never heard of (at most SERIALS_AHEAD of them,
+        asked for from their first line)."""
+        have = st.games.get(serial)
+        if have is not None:
+            return have
+        self._ahead(st, serial)
+        game = st.games[serial] = game or Game(st.id, serial, self.round)
         known = sorted(st.games)
-        for s in range(known[0] + 1, known[-1]):
+        for s in range(max(known[0] + 1, known[-1] - SERIALS_AHEAD), known[-1]):
             if s not in st.games:
                 st.games[s] = Game(st.id, s, self.round)
                 self._want(st, st.games[s], why="unheard")
@@ -419,24 +458,30 @@ class Station:
 
     def _clock(self):
         while not self._stop.wait(CHECK_S):
-            now = time.time()
-            with self.lock:
-                for st in self.boards.values():
-                    if not (st.conn or {}).get("on", True):
+            try:
+                self._tick(time.time())
+            except Exception as exc:          # reported; the clock goes on
+                self.report("station", "error", "the station's clock: %s: %s"
+                            % (type(exc).__name__, str(exc)[:200]))
+
+    def _tick(self, now):
+        with self.lock:
+            for st in self.boards.values():
+                if not (st.conn or {}).get("on", True):
+                    continue
+                for game in st.games.values():
+                    if game.done():
                         continue
-                    for game in st.games.values():
-                        if game.done():
-                            continue
-                        behind = game.behind
-                        if behind is not None:
-                            if behind[0] in game.seals:
-                                game.behind = None
-                            elif now - behind[1] > WANT_AGAIN_S:
-                                self._want(st, game, why='behind')
-                        if game.top >= game.next or \
-                                (game.end_n is not None and game.next == game.end_n + 1):
-                            self._want(st, game, why='clock')  # a gap, or a tag still missing
-                self.store.flush()
+                    behind = game.behind
+                    if behind is not None:
+                        if behind[0] in game.seals:
+                            game.behind = None
+                        elif now - behind[1] > WANT_AGAIN_S:
+                            self._want(st, game, why='behind')
+                    if game.top >= game.next or \
+                            (game.end_n is not None and game.next == game.end_n + 1):
+                        self._want(st, game, why='clock')  # a gap, or a tag still missing
+            self.store.flush()
 
     # -- the end of a game -------------------------------------------------------------------------
     def _finish(self, st, game):

@@ -15,6 +15,7 @@ import json
 import os
 import secrets
 
+from host_tools import bounded
 from firmware.board.director import signature
 from firmware.board.identity import Mac, derive_key, key_id
 
@@ -45,7 +46,7 @@ class Director:
     def load(cls, path):
         try:
             with open(path, encoding="utf-8") as f:
-                return cls(bytes.fromhex(json.load(f)["master"]))
+                return cls(bytes.fromhex(bounded.obj(f.read(bounded.MAX_BYTES + 1))["master"]))
         except (OSError, ValueError, KeyError, TypeError) as exc:
             raise DirectorError("cannot read the director's key file %s: %s" % (path, exc))
 

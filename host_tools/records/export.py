@@ -18,6 +18,8 @@ import hashlib
 import json
 import os
 
+from host_tools import bounded
+
 from firmware.board import director as signer
 from firmware.board import fairdice
 from firmware.board import record as rec
@@ -71,7 +73,7 @@ def events_of(record):
     out = []
     for line in record.get("lines") or []:
         try:
-            ev = json.loads(line[:-33]) if isinstance(line, str) else None
+            ev = bounded.loads(line[:-33]) if isinstance(line, str) else None
         except ValueError:
             ev = None
         if isinstance(ev, dict):
@@ -83,18 +85,22 @@ def load_records(path):
     """The records in a file: one assembled record, a JSON list of them, or JSON lines such as a
     saved protocol log (``record``/``rl``/``record_end`` lines are assembled, others skipped)."""
     with open(path, encoding="utf-8", errors="replace") as f:
-        text = f.read()
+        text = f.read(bounded.MAX_RECORD_BYTES + 1)
+    if len(text) > bounded.MAX_RECORD_BYTES:
+        raise ExportError("%s is larger than %d bytes: no record is" % (path,
+                                                                       bounded.MAX_RECORD_BYTES))
     try:
-        data = json.loads(text)
+        data = bounded.loads(text, bounded.MAX_RECORD_BYTES)
         items = data if isinstance(data, list) else [data]
     except ValueError:
         items = []
         for n, line in enumerate(text.splitlines(), 1):
             if line.strip():
                 try:
-                    items.append(json.loads(line))
-                except ValueError:
-                    raise ExportError("%s line %d is not JSON" % (path, n))
+                    items.append(bounded.loads(line, bounded.MAX_RECORD_BYTES))
+                except ValueError as exc:
+                    raise ExportError("%s line %d is not a JSON line this reads: %s"
+                                      % (path, n, exc))
     records = [r for r in items if isinstance(r, dict) and r.get("format") == FORMAT
                and "t" not in r]
     records += assemble(items)
@@ -120,7 +126,7 @@ class Keyring:
         {"public": {id: hex}}."""
         try:
             with open(path, encoding="utf-8") as f:
-                data = json.load(f)
+                data = bounded.obj(f.read(bounded.MAX_BYTES + 1))
             master = bytes.fromhex(data["master"]) if data.get("master") else None
             keys = dict((b, bytes.fromhex(k)) for b, k in (data.get("boards") or {}).items())
             public = dict((b, bytes.fromhex(k)) for b, k in (data.get("public") or {}).items())
@@ -240,9 +246,9 @@ def parse_line(line, where=None):
         raise ExportError("not a sealed line", where)
     text = line[:-33]
     try:
-        ev = json.loads(text)
-    except ValueError:
-        raise ExportError("a sealed line that is not JSON", where)
+        ev = bounded.loads(text)
+    except ValueError as exc:
+        raise ExportError("a sealed line that is not JSON (%s)" % exc, where)
     n = ev.get("n") if isinstance(ev, dict) else None
     if not isinstance(n, int) or isinstance(n, bool) or n < 0:
         raise ExportError("a sealed line without its index n", where)

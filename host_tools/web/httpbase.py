@@ -11,6 +11,7 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
+from host_tools import bounded
 from host_tools.web.guard import TOKEN_HEADER, TOKEN_PARAM, Denied, Guard, body_length
 
 STATIC_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
@@ -137,7 +138,7 @@ class PageHandler(BaseHTTPRequestHandler):
         if len(body) < n:
             raise Denied(400, "the body ended before its Content-Length")
         try:
-            obj = json.loads(body.decode("utf-8"))
+            obj = bounded.loads(body)
         except ValueError as exc:       # not UTF-8, or not JSON
             raise Denied(400, "the body is not a JSON action: %s" % str(exc)[:80])
         if not isinstance(obj, dict):

@@ -6,6 +6,7 @@ import queue
 import threading
 import time
 
+from host_tools import bounded
 from host_tools.web import words
 from host_tools.records.director import BoardClient, DirectorError
 from host_tools.records.export import assemble
@@ -249,7 +250,7 @@ class BoardHub:
 
     def _line_in(self, text):
         try:
-            msg = json.loads(text)
+            msg = bounded.loads(text)
             if not isinstance(msg, dict):
                 raise ValueError
         except ValueError:
