@@ -6,7 +6,6 @@ the board's genuine game afterwards. And ``host_tools.bounded``, their one reade
 import json
 import os
 import random
-import time
 
 import pytest
 
