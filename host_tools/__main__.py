@@ -83,6 +83,7 @@ EXTRAS = {
     "playwright": ("playwright", "test"),
     "hypothesis": ("hypothesis", "test"),
     "mutmut": ("mutmut", None),
+    "numpy": ("numpy", None),
 }
 
 

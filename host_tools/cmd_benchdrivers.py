@@ -20,12 +20,14 @@ viper loop), and the ADC's conversion and the multiplexer settle are added by ca
 estimate to confirm on a board.
 """
 
+import argparse
 import contextlib
 import json
 import os
 import shutil
 import sys
 
+from host_tools import prog
 from host_tools.bench import perf_docs, rp2040_estimate
 from host_tools.bench.rp2040_estimate import K_CENTRAL as K_MID, K_HIGH, K_LOW, MHZ
 from host_tools import REPO_ROOT
@@ -271,6 +273,13 @@ def viper_estimate(out, src, n, slots):
 
 
 def main(argv):
+    ap = argparse.ArgumentParser(prog=prog("benchdrivers"), description=__doc__.splitlines()[0])
+    ap.add_argument("--json", action="store_true", help="the report as JSON on stdout")
+    ap.add_argument("--write-docs", action="store_true", help="write the table into docs/perf.md")
+    ap.add_argument("--only", metavar="NAME", help="only the workloads whose name holds NAME")
+    ap.add_argument("--iterations", type=int, metavar="N", help="iterations a workload (100)")
+    ap.add_argument("--quick", action="store_true", help="40 iterations")
+    ap.parse_args(argv)                 # (--help, and bad arguments refused before any work)
     report = {}
     out = sys.stderr if "--json" in argv else sys.stdout
     with contextlib.redirect_stdout(out):

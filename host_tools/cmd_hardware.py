@@ -8,13 +8,18 @@ derived analog.stack line of board.json is stale, or the netlist's electrical ru
 an error)
 """
 
+import argparse
 import sys
 
+from host_tools import prog
 from host_tools.boarddesign import board_schema, hardware_gen
 
 
 def main(argv):
-    check = "--check" in argv
+    ap = argparse.ArgumentParser(prog=prog("hardware"), description=__doc__.splitlines()[0])
+    ap.add_argument("--check", action="store_true", help="exit 1 if a generated file or the "
+                    "derived analog.stack line of board.json is stale, or the netlist's ERC fails")
+    check = ap.parse_args(argv).check
     bad = board_schema.check_file()
     if bad:
         print("hardware/board.json:\n  " + "\n  ".join(bad), file=sys.stderr)
