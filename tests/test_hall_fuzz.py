@@ -164,3 +164,42 @@ def test_hostile_messages_over_mosquitto_leave_the_station_serving(tmp_path, mos
         station.stop()
         broker.stop()
         vb.close()
+
+
+def test_forged_tags_and_open_key_lines_do_not_stop_a_genuine_game(tmp_path):
+    """A tag whose MAC is not the board's (claiming 10^9 lines, or fewer than there are), a
+    line of the game sealed with the public open key sent first: refused and reported; the
+    board's own lines and tag then complete the game."""
+    from firmware.board.identity import OPEN_KEY, Mac
+    from host_tools.hall.station import Station
+    from host_tools.hall.store import Store
+    name = b"fz02"
+    board = name.hex()
+    room = Room.create(str(tmp_path / "room"), boards=[board])
+    vb = _played(tmp_path, room, name)
+    serial = vb.session.journal.serial
+    vb.cmd("export")
+    tag = [o for o in vb.lines if o.get("t") == "record_end"][-1]
+    rls = [o for o in vb.lines if o.get("t") == "rl" and o.get("s") == serial]
+    st = Station(room, Store(str(tmp_path / "station.db")), client=False)
+
+    def send(kind, obj):
+        st._message(None, hall_link.topic(room.name, board, kind), json.dumps(obj).encode())
+
+    first = rls[0]["l"]
+    text = first[:-33]
+    send("line", {"t": "rl", "s": serial,
+                  "l": text + "|" + Mac(OPEN_KEY).hex("%s|%d|" % (board, serial), text)})
+    for lines in (10 ** 9, 5, tag["lines"] + 7):
+        send("tag", dict(tag, lines=lines))                    # the MAC is over other lines
+    send("tag", dict(tag, tag="0" * 32))
+    assert st.counts["rejected"] == 5, st.counts
+    whys = [r["why"] for r in st.store.reports()]
+    assert any("open key" in w for w in whys) and sum("MAC is not the board's" in w
+                                                      for w in whys) == 3, whys
+    for o in rls:
+        send("line", o)
+    send("tag", tag)
+    game = st.boards[board].games[serial]
+    assert game.state == "complete", game.notes
+    vb.close()

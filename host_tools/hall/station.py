@@ -3,7 +3,7 @@
 The station logs in to the broker as ``station`` and subscribes to every board's ``line``,
 ``tag``, ``status``, ``ev`` and ``conn`` (docs/hall.md). Each journal line is checked on arrival
 with ``host_tools.records.export.check_line`` under the board's key (derived from the director's secret;
-an unprovisioned board's open key is accepted and flagged): a line whose seal is not the
+a line under the public open key is refused: anyone could have sealed it): a line whose seal is not the
 board's, not of that game, or not a journal line is rejected and reported; a line whose number
 ``n`` the station already holds is a duplicate (counted, never stored twice); a different line
 under a number already held is reported as a conflict. Lines are kept by (board, game serial,
@@ -27,7 +27,7 @@ import threading
 import time
 
 from firmware.board import hall_link
-from firmware.board.identity import OPEN_KEY, Mac, derive_key, key_id
+from firmware.board.identity import OPEN_KEY, Mac, derive_key, equal, key_id
 from host_tools.records.export import (ExportError, FORMAT, check_dice, check_line, replay_record,
                                verify)
 from host_tools import bounded
@@ -291,24 +291,27 @@ class Station:
     def _take_line(self, st, game, text, now, stored=False):
         """Check one line and keep it; True when it was new."""
         if game.mac is None:
-            for key in (derive_key(self.room.master, st.id), OPEN_KEY):
-                mac = self._mac(key)
-                try:
-                    ev = check_line(mac, game.prefix, text)
-                except ExportError:
-                    continue
-                game.mac = mac
-                game.kid = key_id(key)
-                game.authenticated = key != OPEN_KEY
-                st.kid = game.kid
-                if not game.authenticated:
-                    self._alert(st, "board %s seals with the open key (not provisioned): its "
-                                    "records prove nothing" % st.id)
-                break
-            else:
-                raise ExportError("its seal is not the board's (under its key or the open "
-                                  "key): the line was changed, or comes from another board or "
-                                  "game")
+            # only the board's hall key: the open key is public, so a line sealed with it could
+            # come from anyone, and pinning a game to it would refuse the board's own lines
+            key = derive_key(self.room.master, st.id)
+            mac = self._mac(key)
+            try:
+                ev = check_line(mac, game.prefix, text)
+            except ExportError as exc:
+                if exc.why.startswith("its seal"):
+                    try:
+                        check_line(self._mac(OPEN_KEY), game.prefix, text)
+                    except ExportError:
+                        pass
+                    else:
+                        raise ExportError("sealed with the open key, which anyone has: the hall "
+                                          "takes lines sealed with the board's key only "
+                                          "(director provision)")
+                raise
+            game.mac = mac
+            game.kid = key_id(key)
+            game.authenticated = True
+            st.kid = game.kid
         else:
             ev = check_line(game.mac, game.prefix, text)
         n = ev["n"]
@@ -358,6 +361,10 @@ class Station:
         if not isinstance(serial, int) or not isinstance(n, int) or not isinstance(msg.get("tag"),
                                                                                    str):
             return
+        if not self._tag_holds(st, serial, msg):
+            self._reject(st, "game %d: a tag whose MAC is not the board's (forged, or of other "
+                             "lines)" % serial, json.dumps(msg)[:160], json.dumps(msg))
+            return
         game = self._game(st, serial)
         if game.tag is None or n >= game.tag.get("lines", -1):
             game.tag = {k: msg.get(k) for k in ("lines", "head", "tag", "lost", "damaged",
@@ -373,6 +380,20 @@ class Station:
         elif game.end_n is not None and game.next == game.end_n + 1 and not game.done():
             self._finish(st, game)
         self._changed(st)
+
+    def _tag_holds(self, st, serial, msg):
+        """The tag is the board's MAC over (id, serial, lines, head), under the key that sealed
+        the game's lines (or, before any line held, the board's key or the open key)."""
+        game = st.games.get(serial)
+        if game is not None and game.mac is not None:
+            macs = [game.mac]
+        else:
+            macs = [self._mac(derive_key(self.room.master, st.id)), self._mac(OPEN_KEY)]
+        head = msg.get("head")
+        if not isinstance(head, str):
+            return False
+        return any(equal(mac.hex("export|", st.id, "|", str(serial), "|", str(msg["lines"]), "|",
+                                 head), msg["tag"]) for mac in macs)
 
     def status(self, st, msg, now):
         st.status = msg
