@@ -76,6 +76,7 @@ class GameReplay(Visitor):
         """The game header: the rules, the match as it stood, a new game."""
         if self.header is not None:
             raise ValueError("a second game header inside one game")
+        _sane(ev)
         rules = self.make_rules(ev)
         match = gm.Match(rules, int(ev["match_to"]))
         match.restore({"score": ev["score"], "games": ev.get("games", 0),
@@ -256,6 +257,26 @@ class SessionReplay(GameReplay):
             r[2] = ev.get("damaged", 0)
 
 
+def _int(v, lo, hi):
+    return type(v) is int and lo <= v <= hi
+
+
+def _sane(ev):
+    """A header's numbers before anything is built from them: a header sealed with the board's
+    key can still hold nonsense (a firmware's bug, a key that leaked): refused, reported."""
+    sc = ev["score"]
+    c = ev.get("clock") or {}
+    left = c.get("left") if type(c) is dict else 0
+    if not (_int(ev["match_to"], 1, 99) and type(sc) is list and len(sc) == 2
+            and _int(sc[0], 0, 999) and _int(sc[1], 0, 999) and _int(ev.get("games", 0), 0, 9999)
+            and type(c) is dict and _int(c.get("reserve", 0), 0, 999999999)
+            and _int(c.get("delay", 12000), 0, 999999999)
+            and (left is None or type(left) is list and len(left) == 2
+                 and _int(left[0], -999999999, 999999999) and _int(left[1], -999999999, 999999999))
+            and type(ev.get("options") or {}) is dict and type(ev["variant"]) is str):
+        raise ValueError("a game header out of range")
+
+
 def resume(session):
     """The board's game back after a reset: the last game on flash replayed into ``session``,
     what was lost or damaged reported (on the host link always, on the record once), the reset
@@ -298,15 +319,14 @@ def resume(session):
     if gc_.side < 0:
         side = -1
     # what was lost: on record once (a later boot finds the same damage and its report)
+    # only what no earlier line reported, at most 6 of each (a line stays far below what the
+    # reader takes, restore._REST_MAX: the rest goes on the next boot's line)
     rep = replay.reported
-    new = w.torn or w.damaged > rep[2]
-    for gap in w.lost:
-        new = new or [gap[0], gap[1], gap[2]] not in rep[0]
-    for x in replay.refused:
-        new = new or x[0] not in rep[1]
+    lost = [g for g in w.lost if [g[0], g[1], g[2]] not in rep[0]][:6]
+    refused = [[x[0], x[1][:48]] for x in replay.refused if x[0] not in rep[1]][:6]
     # (an ended game takes no line after its end: its export says what the walk found)
-    if new and not replay.ended:
-        s.journal_line({"k": "recover", "lost": w.lost, "refused": replay.refused,
+    if (w.torn or w.damaged > rep[2] or lost or refused) and not replay.ended:
+        s.journal_line({"k": "recover", "lost": lost, "refused": refused,
                         "damaged": w.damaged, "torn": w.torn}, "board")
         s.notice = ("journal", now + 10000)
     if game.phase == "over" and not replay.ended:

@@ -13,6 +13,16 @@ wants on a Pico W, answered mid-game) does not load the replay onto the rules as
 
 from firmware.board.identity import MAC_HEX, equal
 
+try:
+    from micropython import const
+except ImportError:                 # CPython (host tools)
+    def const(x):
+        return x
+
+# Bytes without a newline past which the reader drops them as damage (a line of the board's is a
+# few hundred bytes): the pieces it joins stay small enough for a fragmented 230K heap.
+_REST_MAX = const(1024)
+
 
 class Visitor:
     """Called by ``walk`` in the order of the game: ``raw(text, seal)`` and then ``event(ev)`` for
@@ -92,6 +102,11 @@ def walk(sources, check, v, loads):
     for i in range(len(sources)):
         rest = b""
         for data in sources[i]:
+            if b"\xff" in data:    # erased flash: 0xFF is in no line (ASCII JSON), so it ends one
+                data = data.replace(b"\xff", b"\n")
+            if len(rest) > _REST_MAX:           # no newline for this long: no line of the board's
+                w.damaged += 1
+                rest = b""
             if rest:
                 data = rest + data
             start = 0
