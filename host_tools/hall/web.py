@@ -14,7 +14,7 @@ import queue
 from urllib.parse import urlsplit
 
 from host_tools.web.guard import Denied
-from host_tools.web.httpbase import PageHandler, PageServer
+from host_tools.web.httpbase import PER_CLIENT, STREAMS_PER_CLIENT, PageHandler, PageServer
 
 STATIC_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 SHARED_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "web",
@@ -38,7 +38,8 @@ class HallServer(PageServer):
         self.director = director
         super().__init__(_Director if director else _Spectators, host, port, token,
                          guard_host=public, max_connections=MAX_CONNECTIONS,
-                         max_streams=max_streams)
+                         max_streams=max_streams, per_client=None if director else PER_CLIENT,
+                         streams_per_client=None if director else STREAMS_PER_CLIENT)
 
     @property
     def url(self):
@@ -53,7 +54,7 @@ class _Page(PageHandler):
     def _stream(self, keep, kinds):
         """Server-Sent Events: the station's news of ``kinds`` that ``keep(msg)`` lets
         through."""
-        if not self.server.streams.acquire(blocking=False):
+        if not self.server.take_stream(self.client_address[0]):
             return self._deny(Denied(503, "too many pages are watching"))
         station = self.server.station
         q = None
@@ -76,7 +77,7 @@ class _Page(PageHandler):
         finally:
             if q is not None:
                 station.unsubscribe(q)
-            self.server.streams.release()
+            self.server.give_stream(self.client_address[0])
 
     def _no_icon(self):
         self._send(204, b"", "image/x-icon")

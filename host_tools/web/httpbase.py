@@ -8,6 +8,7 @@ import json
 import os
 import socket
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
@@ -22,6 +23,9 @@ SECURITY_HEADERS = (("X-Content-Type-Options", "nosniff"), ("X-Frame-Options", "
                     # the token rides in the page's address: never hand it to another site
                     ("Referrer-Policy", "same-origin"))
 CLIENT_TIMEOUT_S = 10   # a client that sends nothing (or reads nothing) for this long is dropped
+HEAD_DEADLINE_S = 10    # a request's line and headers must be in by then, however they trickle
+PER_CLIENT = 8          # the hall's pages: connections one address may hold at once
+STREAMS_PER_CLIENT = 4  # the hall's pages: event streams one address may hold at once
 MAX_QUERY_FIELDS = 8
 
 
@@ -35,12 +39,16 @@ class PageServer(ThreadingHTTPServer):
     thread_name = "page"
 
     def __init__(self, handler, host, port, token=None, guard_host=None, max_connections=48,
-                 max_streams=12, client_timeout=CLIENT_TIMEOUT_S):
+                 max_streams=12, client_timeout=CLIENT_TIMEOUT_S, per_client=None,
+                 streams_per_client=None):
         self.stopping = threading.Event()
+        self.limits = {"conn": per_client, "stream": streams_per_client}   # None: no share
         self.client_timeout = client_timeout
         self.address_family = socket.AF_INET6 if ":" in host else socket.AF_INET
         self._slots = threading.BoundedSemaphore(max_connections)
         self.streams = threading.BoundedSemaphore(max_streams)
+        self._held = {}              # (what, address) -> how many: per-client shares
+        self._held_lock = threading.Lock()
         super().__init__((host, port), handler)
         self.guard = Guard(guard_host or host, self.server_address[1], token)
 
@@ -73,14 +81,55 @@ class PageServer(ThreadingHTTPServer):
         """How many more connections would be served now."""
         return self._slots._value
 
+    def share(self, what, address):
+        """Take one of ``address``'s shares of ``what`` (``limits``); False when it holds them
+        all. (The local page's clients are all this machine: it has no shares, only its head
+        deadline and its totals.)"""
+        limit = self.limits[what]
+        if limit is None:
+            return True
+        with self._held_lock:
+            k = (what, address)
+            if self._held.get(k, 0) >= limit:
+                return False
+            self._held[k] = self._held.get(k, 0) + 1
+            return True
+
+    def unshare(self, what, address):
+        if self.limits[what] is None:
+            return
+        with self._held_lock:
+            k = (what, address)
+            self._held[k] -= 1
+            if not self._held[k]:
+                del self._held[k]
+
+    def take_stream(self, address):
+        """A stream for ``address``: within its share and the server's; False otherwise."""
+        if not self.share("stream", address):
+            return False
+        if not self.streams.acquire(blocking=False):
+            self.unshare("stream", address)
+            return False
+        return True
+
+    def give_stream(self, address):
+        self.streams.release()
+        self.unshare("stream", address)
+
     def process_request(self, request, client_address):
+        if not self.share("conn", client_address[0]):
+            self.shutdown_request(request)
+            return
         if not self._slots.acquire(blocking=False):
+            self.unshare("conn", client_address[0])
             self.shutdown_request(request)
             return
         try:
             super().process_request(request, client_address)
         except BaseException:
             self._slots.release()
+            self.unshare("conn", client_address[0])
             raise
 
     def process_request_thread(self, request, client_address):
@@ -88,9 +137,48 @@ class PageServer(ThreadingHTTPServer):
             super().process_request_thread(request, client_address)
         finally:
             self._slots.release()
+            self.unshare("conn", client_address[0])
 
     def handle_error(self, request, client_address):
         pass                  # a client that went away mid-request: nothing to report
+
+
+class _HeadDeadline:
+    """The request's input, with a deadline on its head: a client trickling a byte per
+    timeout keeps no thread past ``HEAD_DEADLINE_S``."""
+
+    def __init__(self, f):
+        self.f = f
+        self.until = None
+
+    def start(self):
+        self.until = time.monotonic() + HEAD_DEADLINE_S
+
+    def done(self):
+        self.until = None
+
+    def _check(self):
+        if self.until is not None and time.monotonic() > self.until:
+            raise socket.timeout("the request's head took longer than %d s" % HEAD_DEADLINE_S)
+
+    def readline(self, limit=-1):
+        if self.until is None:
+            return self.f.readline(limit)
+        out = b""                      # a byte at a time while the head comes: the deadline holds
+        while limit < 0 or len(out) < limit:
+            self._check()
+            c = self.f.read(1)
+            out += c
+            if not c or c == b"\n":
+                break
+        return out
+
+    def read(self, n=-1):
+        self._check()
+        return self.f.read(n)
+
+    def __getattr__(self, name):
+        return getattr(self.f, name)
 
 
 class PageHandler(BaseHTTPRequestHandler):
@@ -104,6 +192,16 @@ class PageHandler(BaseHTTPRequestHandler):
     def setup(self):
         self.timeout = self.server.client_timeout      # the socket's timeout, for reads and writes
         super().setup()
+        self.rfile = _HeadDeadline(self.rfile)
+
+    def handle_one_request(self):
+        self.rfile.start()                # each request's head: HEAD_DEADLINE_S from its first read
+        super().handle_one_request()
+
+    def parse_request(self):
+        ok = super().parse_request()
+        self.rfile.done()                 # the head is in: the body has the socket's timeout
+        return ok
 
     def log_message(self, fmt, *args):      # quiet: the terminal belongs to the user
         pass

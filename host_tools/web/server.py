@@ -79,7 +79,7 @@ class _Handler(PageHandler):
         self._not_found()
 
     def _stream(self):
-        if not self.server.streams.acquire(blocking=False):
+        if not self.server.take_stream(self.client_address[0]):
             return self._deny(Denied(503, "too many pages are watching this board"))
         hub = self.server.hub
         q = None
@@ -97,7 +97,7 @@ class _Handler(PageHandler):
         finally:
             if q is not None:
                 hub.unsubscribe(q)
-            self.server.streams.release()
+            self.server.give_stream(self.client_address[0])
 
     def _export(self):
         """The match's records as gnubg's .mat or SGF (host_tools/records/export.py), or its reason why not."""
