@@ -66,6 +66,7 @@ def start_game(vb):
     "dice manual", "roll 6 6", "clock 300 12", "clock off", "resign 3", "resign accept",
     "cube double", "cube drop", "new backgammon", "match 7", "mode referee", "condone on",
     "mix 00ff", "provision " + "11" * 32, "lock", "unlock", "choose 6",
+    "sim position " + "0" * 53,
 ])
 def test_a_locked_board_refuses_every_game_changing_host_command(locked, line):
     vb, _ = locked

@@ -216,6 +216,8 @@ def run(app, words, fail, need):
         sim.wait(number(words[2], 0, 600000, "ms"))
     elif act == "position":
         need(words, 3, "sim position <53 hex digits: Position.encode()>")
+        if app.session.auth.locked and app.by != "dir":     # it changes the game: as "position"
+            fail("the board is locked for tournament play: only the director may set a position")
         from firmware.rules.position import Position, PositionError
         try:
             pos = Position.decode(words[2])
