@@ -76,7 +76,7 @@ class App:
         self.hwfaults = HwFaults(self.hw)
         self.view = LedView(self.hw.leds)
         if "hall" in self.features:              # loaded for good: it publishes every line
-            from firmware import board as features
+            import firmware as features
             features.load(self.features["hall"]).run(self, ["hall", "on"], None, None)
         self.tick(self.hw.ticks_ms())
 

@@ -185,7 +185,7 @@ def export_game(session, serial, start=0, end=-1):
               "damaged": w.damaged, "ended": bool(ended)}
     if ended and h is not None:            # an ended game, whole, from a provisioned board
         out = last = raw = event = Visitor = walk = None
-        from firmware.board import drop, load
+        from firmware import drop, load
         drop("firmware.board.restore", "firmware.board.repair")    # the reader's room, to sign
         try:
             ed = load("firmware.board.ed25519")

@@ -9,7 +9,7 @@ read. docs/protocol.md is the reference and must say what this module does.
 
 import gc
 
-from firmware import board as features
+import firmware as features
 
 try:
     from micropython import const

@@ -32,7 +32,7 @@ from firmware.board.journal import Journal
 from firmware.board.gameclock import GameClock
 from firmware.board.fairdice import FairDice
 from firmware.board.identity import Identity
-from firmware import board as features
+import firmware as features
 
 P0 = 0
 P1 = 1

@@ -6,7 +6,7 @@ except ImportError:                 # CPython (host tools)
     def const(x):
         return x
 
-ZONES = 28         # the board's sensing zones (the one definition: the drivers use it too)
+from firmware import ZONES       # the board's sensing zones (their one home: firmware/__init__.py)
 BAR_ZONE = 24      # + side: 24 White's bar, 25 Black's bar
 _TRAY_ZONE = const(26)     # + side: 26 White's tray, 27 Black's tray
 _NOBODY = const(2)

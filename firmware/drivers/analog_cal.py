@@ -76,7 +76,7 @@ def kernel(adc):
     import sys
     if sys.platform != "rp2":
         return None, None
-    from firmware.board import load
+    from firmware import load
     try:
         viper = load("firmware.drivers.analog_viper")
     except (ImportError, SyntaxError, MemoryError):

@@ -1,7 +1,7 @@
 """Analog sensor front end: linear Hall sensors through two levels of 74HC4067 into ADC0, read as
 stack levels (how many same-colour checkers stand on a slot) with the neighbours' crosstalk taken out."""
 
-from firmware.board import call
+from firmware import call
 
 try:
     from micropython import const

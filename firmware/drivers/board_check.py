@@ -7,7 +7,7 @@ ValueError into a BoardConfigError naming the file, and lets it go afterwards (R
 a full JSON Schema check (host_tools/boarddesign/board_schema.py).
 """
 
-from firmware.board.zonemap import ZONES
+from firmware import ZONES
 
 try:
     from micropython import const

@@ -2,7 +2,7 @@
 
 import json
 
-from firmware.board.zonemap import ZONES
+from firmware import ZONES
 
 
 class BoardConfigError(ValueError):

@@ -1,6 +1,6 @@
 """Build the one Hardware object (sensors, LEDs, buttons, dice, storage, watchdog) from board.json."""
 
-from firmware import board as features
+import firmware as features
 from firmware.drivers import board_config
 from firmware.drivers.buttons import Buttons
 from firmware.drivers.buzzer import Buzzer

@@ -5,8 +5,8 @@ from array import array
 
 from micropython import const
 
+from firmware import ZONES
 from firmware.drivers.ticks import ticks_diff
-from firmware.board.zonemap import ZONES
 
 # a zone's colour as analog sensing tells it (``colour``): the side + 1 of the checkers seen, 0
 # unknown; colours, not sides (the rules' WHITE and BLACK are the sides 0 and 1)

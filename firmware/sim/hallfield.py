@@ -14,7 +14,7 @@ neighbour's changes.
 
 import math
 
-from firmware.board import call
+from firmware import call
 
 # Magnets: 0..29 the checkers, 30..61 loose ones (tests' set_slot/set_zone). A stack position's
 # byte in ``ids``: the magnet's id, | 0x40 for a Black checker (south up); 255: none.

@@ -3,7 +3,7 @@ random bits and flash, at the raw level."""
 
 import os
 
-from firmware.board import call
+from firmware import call
 from firmware.drivers.ticks import TICKS_MASK
 from firmware.sim import machine as sim_machine
 from firmware.sim import neopixel as sim_neopixel
