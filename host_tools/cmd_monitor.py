@@ -10,10 +10,9 @@ import sys
 import threading
 import time
 
+from firmware.board.record import SIDES
 from host_tools import prog
 from host_tools.device.serial_link import SerialLink, find_board_ports
-
-SIDES = ("White", "Black")
 
 
 def _where(value):

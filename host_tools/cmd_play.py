@@ -17,6 +17,7 @@ import tempfile
 import threading
 import webbrowser
 
+from firmware.rules import variants
 from host_tools import prog
 from host_tools.records.director import Director, DirectorError
 from host_tools.device.serial_link import SerialLink, find_board_ports
@@ -25,7 +26,7 @@ from host_tools.web.hub import BoardHub
 from host_tools.web.server import BoardPageServer
 
 DEFAULT_HTTP_PORT = 8421
-VARIANTS = ("short", "long", "persian", "jacquet", "matador", "backgammon")
+VARIANTS = tuple(variants.VARIANTS)     # every variant, in the rules core's order
 
 
 def parse_args(argv):

@@ -18,9 +18,10 @@ import random
 import sys
 import time
 
+from firmware.rules import variants
 from host_tools import prog
 
-VARIANTS = ("short", "long", "persian", "jacquet", "matador", "backgammon")
+VARIANTS = tuple(variants.VARIANTS)     # every variant, in the rules core's order
 
 
 def game_key(variant, seed, n):

@@ -1,9 +1,10 @@
 """The rooms' one-way imports, read from the sources with ast (imports inside functions count):
-the rules core imports nothing outside itself, the drivers never the simulator, the board logic
-neither the simulator nor the host tools, and no two files import each other, however far round."""
+the rules core imports nothing outside itself, the drivers neither the simulator nor the board
+logic, the board logic neither the simulator nor the host tools, and no two files import each other, however far round."""
 
 import ast
 import os
+import re
 
 import pytest
 
@@ -13,7 +14,9 @@ TOPS = ("boot.py", "firmware", "host_tools", "tests")
 # (importer's package, packages it must not import, why)
 FORBIDDEN = [
     ("firmware.rules", None, "the rules core is pure: it imports only itself"),
-    ("firmware.drivers", ("firmware.sim",), "the drivers run on the board, which has no simulator"),
+    ("firmware.drivers", ("firmware.sim", "firmware.board"),
+     "the drivers run on the board, which has no simulator, and below the board logic: the "
+     "feature loader and the zone count they share live in firmware/__init__.py"),
     ("firmware.board", ("firmware.sim", "host_tools"),
      "the board logic is deployed: no simulator, no host tools"),
 ]
@@ -184,6 +187,9 @@ def test_imports_are_found_wherever_they_are_written(name, source, expect):
     ({"firmware.rules.a": {"firmware.rules.b"}}, False),
     ({"firmware.drivers.a": {"firmware.sim.world"}}, True),
     ({"firmware.drivers.a": {"firmware.drivers.b", "firmware.rules.c"}}, False),
+    ({"firmware.drivers.a": {"firmware.board"}}, True),
+    ({"firmware.drivers.a": {"firmware.board.zonemap"}}, True),
+    ({"firmware.drivers.a": {"firmware"}}, False),
     ({"firmware.board.a": {"firmware.sim"}}, True),
     ({"firmware.board.a": {"host_tools.records.export"}}, True),
     ({"firmware.board.a": {"firmware.drivers.storage", "firmware.rules.game"}}, False),
@@ -201,3 +207,57 @@ def test_the_walls(edges, bad):
 ])
 def test_cycles_are_found(edges, expect):
     assert cycles(edges) == expect
+
+
+# -- one vocabulary: the house words are imported from their homes (docs/glossary.md) -------------
+
+SIDES_LITERAL = re.compile(r"""\(\s*["']White["'],\s*["']Black["']\s*\)""")
+VARIANTS_LITERAL = re.compile(r"""\(\s*["']short["'],\s*["']long["'],\s*["']persian["'],\s*["']jacquet["']""")
+# the firmware writes the sides' names where a module of names would cost the board's RAM
+SIDES_WRITTEN_HERE = {"firmware/board/record.py", "firmware/board/session.py", "firmware/rules/lines.py"}
+
+
+def kind_comparisons(source):
+    """The record kinds (firmware.board.record.KINDS) a source compares as literal strings."""
+    from firmware.board import record
+    found = re.findall(r"""(?:\.get\(["']k["']\)|\[["']k["']\]|\bk)\s*(?:==|!=)\s*["']([a-z_]+)["']""", source)
+    return [k for k in found if k in record.KINDS]
+
+
+def sources(*tops):
+    for path in sorted(modules().values()):
+        rel = os.path.relpath(path, ROOT).replace(os.sep, "/")
+        if rel.split("/")[0] in tops:
+            with open(path, encoding="utf-8") as f:
+                yield rel, f.read()
+
+
+@pytest.mark.parametrize("source, kinds", [
+    ('if ev.get("k") == "turn":', ["turn"]),
+    ("elif k == 'end' and x:", ["end"]),
+    ('if e["k"] != "game":', ["game"]),
+    ('if k == "bar":', []),                          # a zone, not a record kind
+    ('if ev.get("k") == rec.TURN:', []),
+])
+def test_kind_comparisons_are_found(source, kinds):
+    assert kind_comparisons(source) == kinds
+
+
+def test_the_host_tools_compare_record_kinds_by_their_names():
+    bad = ["%s: %s" % (rel, ", ".join(k)) for rel, text in sources("host_tools")
+           for k in [kind_comparisons(text)] if k]
+    assert not bad, "compare with firmware.board.record's names (rec.TURN, ...):\n" + "\n".join(bad)
+
+
+def test_the_sides_and_the_variants_have_one_home():
+    from firmware.board import record
+    from firmware.rules import variants
+    assert record.SIDES == ("White", "Black")
+    assert tuple(variants.VARIANTS) == ("short", "long", "persian", "jacquet", "matador", "backgammon")
+    bad = []
+    for rel, text in sources("host_tools", "firmware", "boot.py"):
+        if SIDES_LITERAL.search(text) and rel not in SIDES_WRITTEN_HERE:
+            bad.append("%s writes the sides: import firmware.board.record.SIDES" % rel)
+        if VARIANTS_LITERAL.search(text):
+            bad.append("%s lists the variants: tuple(firmware.rules.variants.VARIANTS)" % rel)
+    assert not bad, "\n".join(bad)

@@ -18,6 +18,10 @@ from firmware.drivers.buttons import NAMES as BUTTONS    # "p0", "p1", "menu"
 
 FORMAT = "nardy-record/2"
 
+# the sides as the record's readers and the pages write them: side 0, side 1 (the rules core's
+# WHITE and BLACK; no firmware module imports this table, so the board pays nothing for it)
+SIDES = ("White", "Black")
+
 # event kinds (the "k" of a line)
 GAME = "game"          # the header: board, serial, match, variant, options, score, settings
 OPEN = "open"          # the opening throw: one die each (White's, Black's)

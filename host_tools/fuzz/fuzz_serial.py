@@ -19,11 +19,12 @@ import sys
 import tempfile
 
 from firmware.board.zonemap import ZONES, zone_name
+from firmware.rules import variants
 from host_tools.device import mpytree
 from host_tools.bench.positions import generate as random_positions, to_board
 from host_tools import REPO_ROOT
 
-VARIANTS = ("short", "long", "persian", "jacquet", "matador", "backgammon")
+VARIANTS = tuple(variants.VARIANTS)     # every variant, in the rules core's order
 OPTIONS = {"short": [("scoring", ("tric-trac", "backgammon")), ("cube", ("off", "on"))],
            "long": [("opening", ("rethrow", "use_opening_dice")),
                     ("head_exception", ("principle", "fixed_doubles", "doubles_principle")),

@@ -22,6 +22,7 @@ import threading
 import time
 
 from firmware.board import hall_link
+from firmware.board import record as rec
 from firmware.board.identity import Mac, key_id
 
 
@@ -95,7 +96,7 @@ class BenchBoard:
 
     def opening(self):
         """The lines before the first turn."""
-        while self.pos < len(self.lines) and self.events[self.pos].get("k") != "turn":
+        while self.pos < len(self.lines) and self.events[self.pos].get("k") != rec.TURN:
             self.client.publish(self.topic(hall_link.LINE), self._line(self.pos), qos=1)
             self.pos += 1
 
@@ -107,7 +108,7 @@ class BenchBoard:
         while self.pos < len(self.lines):
             ev = self.events[self.pos]
             line = self._line(self.pos)
-            if ev.get("k") == "turn":
+            if ev.get("k") == rec.TURN:
                 t = time.time()
                 self.client.publish(self.topic(hall_link.LINE), line, qos=1)
                 with self.lock:
@@ -116,10 +117,10 @@ class BenchBoard:
                 break
             self.client.publish(self.topic(hall_link.LINE), line, qos=1)
             self.pos += 1
-        if self.pos < len(self.lines) and self.events[self.pos].get("k") == "roll":
+        if self.pos < len(self.lines) and self.events[self.pos].get("k") == rec.ROLL:
             self.client.publish(self.topic(hall_link.LINE), self._line(self.pos), qos=1)
             self.pos += 1
-        if all(e.get("k") != "turn" for e in self.events[self.pos:]):
+        if all(e.get("k") != rec.TURN for e in self.events[self.pos:]):
             while self.pos < len(self.lines):
                 self.client.publish(self.topic(hall_link.LINE), self._line(self.pos), qos=1)
                 self.pos += 1
@@ -164,9 +165,9 @@ def generate(room, boards, records, interval, duration, out, seed=1):
         due[i] += interval
     missed = 0
     for i, b in enumerate(bench):
-        if due[i] < end and any(e.get("k") == "turn" for e in b.events[b.pos:]):
+        if due[i] < end and any(e.get("k") == rec.TURN for e in b.events[b.pos:]):
             missed += min(int((end - due[i]) // interval) + 1,
-                          sum(1 for e in b.events[b.pos:] if e.get("k") == "turn"))
+                          sum(1 for e in b.events[b.pos:] if e.get("k") == rec.TURN))
     with lock:
         out.write("%s\n" % json.dumps({"missed": missed, "unready": unready}))
     time.sleep(1.0)

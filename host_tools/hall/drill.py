@@ -25,13 +25,14 @@ import tempfile
 import threading
 import time
 
+from firmware.rules import variants
 from host_tools.hall.broker import Broker, free_port
 from host_tools.hall.room import Room
 from host_tools.hall.station import Station
 from host_tools.hall.store import Store
 from host_tools import REPO_ROOT
 
-VARIANTS = ("short", "long", "persian", "jacquet", "matador", "backgammon")
+VARIANTS = tuple(variants.VARIANTS)     # every variant, in the rules core's order
 FORGER = "forger"       # an admitted board id used by nobody: a compromised board
 
 

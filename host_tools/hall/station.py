@@ -34,11 +34,12 @@ from host_tools import bounded
 from host_tools.bounded import BOOL, DICT, INT, LIST, STR, Refused
 from host_tools.hall import mqtt, views
 from host_tools.hall.room import STATION
+from firmware.board import record as rec
 
 WANT_AGAIN_S = 1.0       # a want not answered is sent again after this long
 CHECK_S = 0.25           # the station's clock: flush, wants, connection states
 SUBSCRIBED = (hall_link.LINE, hall_link.TAG, hall_link.STATUS, hall_link.EV, hall_link.CONN)
-ENDINGS = ("end", "abandon")
+ENDINGS = (rec.END, rec.ABANDON)
 # events the director must see until cleared (a mismatch or a flag shows while it lasts: the
 # board's status says it)
 ALERTING = ("time_out", "hw_fault", "sensor_fault", "storage_full", "journal_lost", "fatal")
@@ -341,9 +342,9 @@ class Station:
 
     def _contiguous(self, st, game, ev):
         k = ev.get("k")
-        if k == "game":
+        if k == rec.GAME:
             game.header = ev
-        elif k == "turn":
+        elif k == rec.TURN:
             game.turns.append(ev)
             game.moves.append(views.move(ev))
 
@@ -513,7 +514,7 @@ class Station:
         record = game.record()
         try:
             v = verify(record, self.room.keyring, partial=game.events[game.end_n].get("k")
-                       == "abandon")
+                       == rec.ABANDON)
             notes = list(v.notes)
             note = check_dice(v.events)
             if note:
@@ -523,7 +524,7 @@ class Station:
             self._broken(st, game, "game %d does not verify: %s" % (game.serial, exc))
             return
         game.notes = notes
-        if game.events[game.end_n].get("k") == "abandon":
+        if game.events[game.end_n].get("k") == rec.ABANDON:
             game.state = "abandoned"
         else:
             game.state = "complete"

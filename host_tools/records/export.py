@@ -29,7 +29,7 @@ from firmware.rules import game as gm
 from firmware.rules.position import Position
 
 FORMAT = rec.FORMAT
-NAMES = ("White", "Black")
+NAMES = rec.SIDES                   # the players' names when none are given
 MAX_LINE = 8192          # a sealed line longer than this is not one the board wrote
 
 
@@ -467,21 +467,21 @@ class _Plays(GameReplay):
 
     def apply(self, ev):
         k = ev.get("k")
-        if k == "position":
+        if k == rec.POSITION:
             raise ExportError("the game went on from an edited position, which gnubg's match "
                               "formats cannot express", ev.get("n"))
         side = self.game.pos.turn if self.game is not None else 0
         GameReplay.apply(self, ev)
-        if k == "end" and (ev.get("how") != self.game.result
+        if k == rec.END and (ev.get("how") != self.game.result
                            or ev.get("score") != list(self.match.score)):
             raise ExportError("the end says %s with the score %s, the replay %s with %s" % (
                 ev.get("how"), ev.get("score"), self.game.result, list(self.match.score)),
                 ev.get("n"))
-        if k == "cube":
+        if k == rec.CUBE:
             act = ev["act"]
             self.actions.append((side, "double", self.game.cube * 2) if act == "double"
                                 else (1 - side, act))
-        elif k == "pass":
+        elif k == rec.PASS:
             self.actions.append((side, "pass"))
 
     def turn(self, ev):

@@ -8,6 +8,7 @@ write). The player also tries illegal turn ends now and then. It counts what the
 wrong: desyncs, legal turns it refused, illegal turns it accepted, committed turns it lost.
 """
 
+from firmware.board.record import REVEAL
 from firmware.board.tracker import SETTLED
 from firmware.board.zonemap import ZONES
 
@@ -127,7 +128,7 @@ class Player:
             if note:
                 raise ExportError(note)
             if auto:
-                if not any(e.get("k") == "reveal" for e in v.events):
+                if not any(e.get("k") == REVEAL for e in v.events):
                     raise ExportError("electronic dice, but no seed revealed")
                 self.c.fair_dice_games += 1
             if replay_record(rec, verified=v)["winner"] < 0:

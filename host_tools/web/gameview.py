@@ -1,5 +1,6 @@
 """The game as the page tells it beside the board: status line, notice, result, cube, pips, score, the record in words, the match's records."""
 
+from firmware.board import record as rec
 from host_tools.records.export import ExportError, replay_record
 from host_tools.web import words
 
@@ -24,7 +25,7 @@ class GameView:
     def rules(self):
         """The rules of the game shown: the record's header (with its options), else the status."""
         events = (self.record or {}).get("events") or []
-        if events and events[0].get("k") == "game":
+        if events and events[0].get("k") == rec.GAME:
             return words.rules_for(events[0].get("variant"), events[0].get("options"))
         if self.status:
             return words.rules_for(self.status.get("variant"))
@@ -82,13 +83,13 @@ class GameView:
         record = dict((k, v) for k, v in record.items() if k != "t")
         self.record = record
         events = record.get("events") or []
-        if not events or events[0].get("k") != "game":
+        if not events or events[0].get("k") != rec.GAME:
             return
         n = int(events[0].get("games", 0) or 0)
         self.records = {k: v for k, v in self.records.items() if k < n}
         self.records[n] = record
         for ev in events:
-            if ev.get("k") == "end":
+            if ev.get("k") == rec.END:
                 self.result = words.result_words(self.rules(), ev.get("winner"), ev.get("points", 0),
                                                  ev.get("how"), self._cube_of_record()[0])
 
@@ -118,7 +119,7 @@ class GameView:
 
     def _crawford(self):
         events = (self.record or {}).get("events") or []
-        h = events[0] if events and events[0].get("k") == "game" else {}
+        h = events[0] if events and events[0].get("k") == rec.GAME else {}
         rules = self.rules()
         if not rules or not rules.cube or (self.status or {}).get("match_to", 0) < 1:
             return None

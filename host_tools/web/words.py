@@ -4,10 +4,11 @@ Everything here is a pure function of protocol lines (``docs/protocol.md``) and 
 page only shows text and the tests read the same words.
 """
 
+from firmware.board import record as rec
 from firmware.rules import Position, get_rules
 from firmware.rules.notation import format_steps
 
-SIDES = ("White", "Black")
+SIDES = rec.SIDES
 BAR, OFF = 25, 0
 ROLL_KINDS = {"matador": "the matador ", "chosen": "the chosen doublet "}
 PARTS = {"dice": "the electronic dice", "sensors": "the sensors", "p0": "White's button",
@@ -375,7 +376,7 @@ def record_lines(record):
     events = (record or {}).get("events") or []
     if not events:
         return []
-    h = events[0] if events[0].get("k") == "game" else {}
+    h = events[0] if events[0].get("k") == rec.GAME else {}
     rules = rules_for(h.get("variant") or record.get("variant"), h.get("options"))
     lines = []
     cube = [1]
@@ -395,14 +396,14 @@ def _record_event(rules, ev, cube):
     """One record event in words (``cube``: a one-item list, the cube's value so far)."""
     k = ev.get("k")
     text = None
-    if k == "game":
+    if k == rec.GAME:
         text = "game %d of %s%s" % (int(ev.get("games", 0)) + 1, rules.title if rules else ev.get("variant"),
                                     ", match to %d" % ev["match_to"] if ev.get("match_to", 0) > 1 else "")
         if ev.get("crawford"):
             text += " (Crawford game)"
         if ev.get("dice_commit"):
             text += "; dice committed: %s…" % ev["dice_commit"][:16]
-    elif k == "turn":
+    elif k == rec.TURN:
         d = ev.get("dice") or []
         play = play_text(rules, ev)
         text = "%s %s: %s" % (side_name(ev.get("side")), "".join(map(str, d)), play or "(no move)")
@@ -410,15 +411,15 @@ def _record_event(rules, ev, cube):
             text += " (illegal, condoned: %s)" % ev["condoned"]
         elif ev.get("corrected"):
             text += " (corrected after a flag)"
-    elif k == "open":
+    elif k == rec.OPEN:
         text = "opening throw: White %d, Black %d" % tuple(ev["dice"][:2])
-    elif k == "parity":
+    elif k == rec.PARITY:
         text = "opening die %d" % ev.get("die")
-    elif k == "roll" and ev.get("kind") in ("matador", "chosen"):
+    elif k == rec.ROLL and ev.get("kind") in ("matador", "chosen"):
         text = "%s%s" % (ROLL_KINDS[ev["kind"]], "-".join(map(str, ev.get("dice") or [])))
-    elif k == "choose":
+    elif k == rec.CHOOSE:
         text = "doublet chosen: %s" % ev.get("value")
-    elif k == "cube":
+    elif k == rec.CUBE:
         act = ev.get("act")
         if act == "double":
             text = "doubles => %d" % (cube[0] * 2)
@@ -427,25 +428,25 @@ def _record_event(rules, ev, cube):
             text = "takes (cube %d)" % cube[0]
         else:
             text = "drops"
-    elif k == "flag":
+    elif k == rec.FLAG:
         text = "%s's play flagged: %s" % (side_name(ev.get("side")), ev.get("reason"))
-    elif k == "resign":
+    elif k == rec.RESIGN:
         text = "%s resigns %s" % (side_name(ev.get("side")), resign_words(rules, ev.get("level", 1), cube[0]))
-    elif k == "time":
+    elif k == rec.TIME:
         text = "%s's time ran out" % side_name(ev.get("side"))
-    elif k == "end":
+    elif k == rec.END:
         text = result_words(rules, ev.get("winner"), ev.get("points", 0), ev.get("how"), cube[0])
         text += "; score %s" % "–".join(map(str, ev.get("score") or []))
-    elif k == "clock":
+    elif k == rec.CLOCK:
         text = ("clock: %g min each, %g s delay" % (ev["reserve"] / 60000, ev.get("delay", 0) / 1000)
                 if ev.get("reserve") else "clock off")
-    elif k == "commit":
+    elif k == rec.COMMIT:
         text = "new dice seed committed: %s…%s" % (ev.get("dice_commit", "")[:16],
                                                    " (%s)" % ev["why"] if ev.get("why") else "")
-    elif k == "mix":
+    elif k == rec.MIX:
         text = "the host's bytes mixed into the dice: %s" % ev.get("mix", "")[:16]
-    elif k == "reveal":
+    elif k == rec.REVEAL:
         text = "dice seed revealed: %s… (export checks every throw)" % ev.get("seed", "")[:16]
-    elif k == "position":
+    elif k == rec.POSITION:
         text = "the game went on from a set position"
     return text
