@@ -61,17 +61,27 @@ def one_line_or_ok(done):
     return "Traceback" not in err and len(err.splitlines()) == 1
 
 
-@pytest.mark.parametrize("command", entry._commands())
-def test_every_command_helps_or_says_what_to_install(installed, command):
-    done = run(installed, ["nardy", command, "--help"], timeout=120)
-    assert one_line_or_ok(done), (done.returncode, done.stdout[-500:], done.stderr[-1500:])
-    if done.returncode == 0:
-        assert "nardy " + command in done.stdout or command in done.stdout.splitlines()[0]
-    else:
-        assert "pip install" in done.stderr or "apt-get" in done.stderr, done.stderr
+def test_the_installed_package_works_from_an_empty_folder(installed):
+    """One test, so that the environment is built once (on one xdist worker)."""
+    every_command_helps_or_says_what_to_install(installed)
+    short_real_runs_from_an_empty_folder(installed)
 
 
-def test_short_real_runs_from_an_empty_folder(installed, tmp_path):
+def every_command_helps_or_says_what_to_install(installed):
+    bad = []
+    for command in entry._commands():
+        done = run(installed, ["nardy", command, "--help"], timeout=120)
+        if not one_line_or_ok(done):
+            bad.append("%s: exit %d\n%s" % (command, done.returncode, done.stderr[-1500:]))
+        elif done.returncode == 0 and "nardy " + command not in done.stdout \
+                and command not in done.stdout.splitlines()[0]:
+            bad.append("%s: the usage does not name the command: %s" % (command, done.stdout[:200]))
+        elif done.returncode != 0 and "pip install" not in done.stderr and "apt-get" not in done.stderr:
+            bad.append("%s: %s" % (command, done.stderr))
+    assert not bad, "\n".join(bad)
+
+
+def short_real_runs_from_an_empty_folder(installed):
     _bin, empty = installed
     shutil.copy(MATCH, os.path.join(empty, "m.mat"))
     done = run(installed, ["nardy", "soak", "--variant", "short", "--games", "1", "--fast",
