@@ -43,7 +43,7 @@ def rate_at(rate, games):
 class Trainer:
     """Trains ``variant``'s network; ``folder`` holds the weights and their record."""
 
-    def __init__(self, variant, seed=1, folder=None, lam=0.7, rate=0.0003, hidden=HIDDEN,
+    def __init__(self, variant, seed=1, folder=None, lam=0.7, rate=0.0001, hidden=HIDDEN,
                  resume=False, log=sys.stderr):
         self.variant = variant
         self.rules = get_rules(variant)
