@@ -83,7 +83,7 @@ EXTRAS = {
     "playwright": ("playwright", "test"),
     "hypothesis": ("hypothesis", "test"),
     "mutmut": ("mutmut", None),
-    "numpy": ("numpy", None),
+    "numpy": ("numpy", "engine"),
 }
 
 

@@ -18,9 +18,10 @@ for set in "${@:-play}"; do
     micropython) add play micropython ;;
     hall) add play hall ;;
     verify) add play verify ;;
-    test) add play board micropython hall verify test ;;
-    dev) add play board micropython hall verify test dev ;;
-    *) echo "bootstrap: unknown set '$set' (play, board, micropython, hall, verify, test, dev)" >&2; exit 2 ;;
+    engine) add play engine ;;
+    test) add play board micropython hall verify engine test ;;
+    dev) add play board micropython hall verify engine test dev ;;
+    *) echo "bootstrap: unknown set '$set' (play, board, micropython, hall, verify, engine, test, dev)" >&2; exit 2 ;;
   esac
 done
 if [ ! -x "$venv/bin/python" ]; then
