@@ -70,13 +70,9 @@ class Engine:
         self.best = self.plays[0] if len(self.plays) else None
         self.best_v = None
         if len(self.plays) > 1:
-            self.position_equity(turn, again)
-            xb, accb = self.xb, self.accb
-            x, acc = self.x, self.acc
-            for i in range(len(x)):
-                xb[i] = x[i]
-            for j in range(len(acc)):
-                accb[j] = acc[j]
+            self.position_equity(turn, again)     # into x, acc: swapped, they are the base
+            self.x, self.xb = self.xb, self.x
+            self.acc, self.accb = self.accb, self.acc
         else:
             self.i = len(self.plays)
 

@@ -9,47 +9,6 @@ _KERNEL = '''
 import micropython
 
 @micropython.viper
-def _enc(r: ptr8, c: int, o: int, x: ptr32, at: int, need: int, hitting: int, xl: ptr8):
-    pip = 0
-    run = 0
-    best = 0
-    home = 0
-    blots = 0
-    seen = int(r[o + 25])
-    j = 1
-    while j < 25:
-        n = int(r[c + j])
-        k = at + 4 * j - 4
-        x[k] = 256 if n >= 1 else 0
-        x[k + 1] = 256 if n >= 2 else 0
-        x[k + 2] = 256 if n >= 3 else 0
-        x[k + 3] = (n - 3) * 64 if n > 3 else 0
-        pip += n * j
-        if n >= need:
-            run += 1
-            if run > best:
-                best = run
-            if j <= 6:
-                home += 1
-        else:
-            run = 0
-        if hitting:
-            if n == 1 and seen:
-                blots += 1
-            if int(r[o + int(xl[j])]):
-                seen = 1
-        j += 1
-    bar = int(r[c + 25])
-    pip += bar * 25
-    x[at + 96] = bar * 128
-    x[at + 97] = (int(r[c]) * 512 + 15) // 30
-    x[at + 98] = (pip * 512 + 375) // 750
-    x[at + 99] = (blots * 512 + 5) // 10
-    x[at + 100] = (best * 512 + 6) // 12
-    x[at + 101] = (home * 512 + 6) // 12
-
-
-@micropython.viper
 def evaluate(mine: ptr8, opp: ptr8, xl: ptr8, r: ptr8, x: ptr32, xb: ptr32, accb: ptr32,
              acc: ptr32, out: ptr32, w1: ptr8, w2: ptr8, b2: ptr32, t: ptr16, p: ptr32) -> int:
     sx = 1
@@ -63,9 +22,50 @@ def evaluate(mine: ptr8, opp: ptr8, xl: ptr8, r: ptr8, x: ptr32, xb: ptr32, accb
         r[b + int(xl[q])] = opp[q]
         q += 1
     need = int(p[5])
-    hit = int(p[6])
-    _enc(r, 0, 26, x, 0, need, hit, xl)
-    _enc(r, 26, 0, x, 102, need, hit, xl)
+    hitting = int(p[6])
+    side = 0
+    while side < 2:
+        c = 26 * side
+        o = 26 - c
+        at = 102 * side
+        pip = 0
+        run = 0
+        best = 0
+        home = 0
+        blots = 0
+        seen = int(r[o + 25])
+        j = 1
+        while j < 25:
+            n = int(r[c + j])
+            k = at + 4 * j - 4
+            x[k] = 256 if n >= 1 else 0
+            x[k + 1] = 256 if n >= 2 else 0
+            x[k + 2] = 256 if n >= 3 else 0
+            x[k + 3] = (n - 3) * 64 if n > 3 else 0
+            pip += n * j
+            if n >= need:
+                run += 1
+                if run > best:
+                    best = run
+                if j <= 6:
+                    home += 1
+            else:
+                run = 0
+            if hitting:
+                if n == 1 and seen:
+                    blots += 1
+                if int(r[o + int(xl[j])]):
+                    seen = 1
+            j += 1
+        bar = int(r[c + 25])
+        pip += bar * 25
+        x[at + 96] = bar * 128
+        x[at + 97] = (int(r[c]) * 512 + 15) // 30
+        x[at + 98] = (pip * 512 + 375) // 750
+        x[at + 99] = (blots * 512 + 5) // 10
+        x[at + 100] = (best * 512 + 6) // 12
+        x[at + 101] = (home * 512 + 6) // 12
+        side += 1
     race = 0
     if int(p[7]):
         fa = 0
