@@ -125,6 +125,17 @@ def test_board_answers_legal_plays_and_the_host_twin_agrees(variant, tmp_path):
             assert final.complete()
 
 
+def test_matador_doublet_matches_the_host_twin(tmp_path):
+    from types import SimpleNamespace
+    rules = get_rules("matador")
+    net = make_net(rules, seed=9)
+    e, _ = engine("matador", tmp_path, net)
+    p8 = int8.Int8Player(net, rules)
+    for pos, _dice in positions(rules, 12, 17):
+        game = SimpleNamespace(rules=rules, pos=pos, side=pos.turn, played=[1, 1])
+        assert e.doublet(pos) == p8.doublet(game)
+
+
 def test_time_cap_and_slices_give_the_best_so_far(tmp_path):
     rules = get_rules("backgammon")
     e, _ = engine("backgammon", tmp_path, make_net(rules))

@@ -61,15 +61,16 @@ class Engine:
         self.net.p[P_AGAIN] = 1 if again else 0
         return self._eval(turn.mine, turn.opp, self.zero, self.net.b1)
 
-    def start(self, turn, again=False):
-        """Prepare ``turn`` (fresh: no step played); ``again``: the mover moves next too."""
+    def start(self, turn, again=False, every=False):
+        """Prepare ``turn`` (fresh: no step played); ``again``: the mover moves next too;
+        ``every``: score a lone play too (a forced play is otherwise answered unscored)."""
         self.turn = turn
         self.again = again
         self.plays = turn.plays_packed(array("I"))
         self.i = 0
         self.best = self.plays[0] if len(self.plays) else None
         self.best_v = None
-        if len(self.plays) > 1:
+        if len(self.plays) > (0 if every else 1):
             self.position_equity(turn, again)     # into x, acc: swapped, they are the base
             self.x, self.xb = self.xb, self.x
             self.acc, self.accb = self.accb, self.acc
@@ -120,6 +121,21 @@ class Engine:
             if cap_ms is not None and ticks_diff(ticks_ms(), t0) >= cap_ms:
                 break
         return self.best
+
+    def doublet(self, pos, first_turn=False):
+        """Matador: the doublet (1..6) to name after a 4-3, the one whose best play (or, with
+        none, the position as it stands) the network likes best for the mover; ties: the lowest."""
+        from firmware.rules.movegen import Turn
+        best, best_v = 6, None
+        for v in range(1, 7):
+            t = Turn(self.rules, pos, (v, v), first_turn)
+            self.start(t, True, True)
+            while not self.step(16):
+                pass
+            s = self.best_v if self.best_v is not None else self.position_equity(t, True)
+            if best_v is None or s > best_v:
+                best, best_v = v, s
+        return best
 
     def steps(self, p):
         """[(src, die), ...] of packed play p of the Turn being chosen for."""

@@ -10,7 +10,8 @@ Turn's own settling not counted) is counted in the MicroPython unix port under c
 between choices at calls of ``gc.mem_free`` (callgrind ``--dump-before=gc_info``, its heap walk
 not counted), less the cost of an empty cut, and converted as host_tools/bench/rp2040_estimate.py does (k for everything:
 the viper kernel's share, ~1 cycle per x64 instruction on the board, is over-counted ~1.7x, so
-the figures lean high). Heap: gc.mem_free before and after ``Engine(...)`` in the unix port
+the figures lean high). Agreement: on other sampled positions, how often the 8-bit player's
+choice is the float player's, and the float equity its choice gives up. Heap: gc.mem_free before and after ``Engine(...)`` in the unix port
 (8-byte words; the engine's arrays and bytes are the same size on the board).
 """
 
@@ -21,7 +22,6 @@ import os
 import random
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 
@@ -137,6 +137,33 @@ def _pct(a, q):
     return float(np.percentile(np.asarray(a, dtype=float), q, method="higher"))
 
 
+def agreement(variant, net, n, seed):
+    """Over n random-play positions with more than one play: how often the 8-bit player picks
+    the float player's play, and the float net's equity given up by its choice (mean, worst)."""
+    from firmware.rules.movegen import Turn
+    from firmware.rules.position import Position
+    from firmware.rules.variants import get_rules
+    from host_tools.engine.candidates import Candidates
+    from host_tools.engine.int8 import Int8Player
+    from host_tools.engine.players import NetPlayer
+    rules = get_rules(variant)
+    p8, pf = Int8Player(net, rules), NetPlayer(net, rules)
+    same = total = 0
+    loss = []
+    for b, side, d, _a in sample(rules, n, seed + 1):
+        c = Candidates(Turn(rules, Position(bytes(b), side), d))
+        if c.n < 2:
+            continue
+        vf = pf.values(c, False)[0]
+        i8 = int(np.argmax(p8.values(c, False)))
+        total += 1
+        same += i8 == int(np.argmax(vf))
+        loss.append(float(vf.max() - vf[i8]))
+    return {"positions": total, "same_play": same / max(1, total),
+            "equity_loss_mean": float(np.mean(loss)) if loss else 0.0,
+            "equity_loss_max": float(np.max(loss)) if loss else 0.0}
+
+
 def match(variant, net, pairs, seed):
     from firmware.rules.variants import get_rules
     from host_tools.engine.int8 import Int8Player
@@ -147,7 +174,7 @@ def match(variant, net, pairs, seed):
     return st.summary()
 
 
-def run(variants, positions, pairs, seed, weights_dir):
+def run(variants, positions, pairs, seed, weights_dir, agree=300):
     from firmware.rules.variants import get_rules
     from host_tools.bench.bench_rules import WORST, worst_position
     from host_tools.engine import quantize
@@ -176,6 +203,7 @@ def run(variants, positions, pairs, seed, weights_dir):
                  "worst_plays": plays[msv.index(max(msv))],
                  "ms_low_high_worst": [round(est.ms(max(ir), est.K_LOW), 1), round(est.ms(max(ir), est.K_HIGH), 1)],
                  "ms_per_play_median": round(_pct([m / max(1, p) for m, p in zip(msv, plays) if p > 1], 50), 2)}
+            r["agreement"] = agreement(v, net, agree, seed)
             if pairs:
                 r["int8_vs_float"] = match(v, net, pairs, seed)
             report["variants"][v] = r
@@ -190,11 +218,12 @@ def main(argv=None):
     ap.add_argument("--variants", nargs="*", default=sorted(VARIANTS))
     ap.add_argument("--positions", type=int, default=40)
     ap.add_argument("--pairs", type=int, default=0, help="paired games of the 8-bit player against the float one")
+    ap.add_argument("--agree", type=int, default=300, help="positions of the 8-bit/float agreement check")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--weights", help="folder of the float weights (default the shipped ones)")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
-    rep = run(a.variants, a.positions, a.pairs, a.seed, a.weights)
+    rep = run(a.variants, a.positions, a.pairs, a.seed, a.weights, a.agree)
     rep["command"] = "python -m host_tools.engine.boardbench " + " ".join(argv if argv is not None else sys.argv[1:])
     if a.json:
         print(json.dumps(rep, indent=1))
@@ -206,6 +235,10 @@ def main(argv=None):
         print("%-11s %5d %8d %7.0f %6.1f ms %7.1f %7.1f %8.2f  %s (%d plays; %.1f-%.1f ms)" % (
             v, r["positions"], r["heap_bytes"], r["plays_median"], r["ms_median"], r["ms_p99"], r["ms_worst"],
             r["ms_per_play_median"], r["worst_case"], r["worst_plays"], *r["ms_low_high_worst"]))
+        g = r["agreement"]
+        print("            8-bit picks the float play in %.1f%% of %d positions; float equity given up: "
+              "mean %.4f, worst %.3f" % (100 * g["same_play"], g["positions"], g["equity_loss_mean"],
+                                          g["equity_loss_max"]))
         if "int8_vs_float" in r:
             s = r["int8_vs_float"]
             print("            8-bit vs float: %d games, ppg %+.3f [%+.3f, %+.3f]" % (
