@@ -7,7 +7,7 @@ mover's pips, 0 borne off and 25 the bar as its own); it writes the view of the 
 next into ``r`` (52 bytes), that view's Q8 inputs into ``x`` and its hidden sums into ``acc``,
 which start from ``accb`` and add only the rows of ``w1`` whose input differs from ``xb``
 (``xb``/``accb``: the position before the roll, or zeros and b1 for a whole evaluation).
-Returns the next mover's equity in Q12 (4096 = one point).
+Returns the next mover's equity in Q15 (32768 = one point).
 """
 
 from firmware.engine.net8 import (P_INPUTS, P_HIDDEN, P_OUTPUTS, P_SH1, P_SH2, P_NEED,
@@ -74,14 +74,20 @@ def encode(mine, opp, xl, r, x, p):
 
 
 def _sig(z, sh, table):
-    i = (z >> sh) + 512
+    """Q15 sigmoid of sum z: shifted to units of 2**-12, read from the table, interpolated."""
+    u = z >> sh if sh >= 0 else z << -sh
+    a = -u if u < 0 else u
+    i = a >> 6
     if i >= 512:
-        return table[i - 512] if i < 1024 else table[511]
-    return 4096 - table[511 - i] if i >= 0 else 4096 - table[511]
+        v = table[512]
+    else:
+        t = table[i]
+        v = t + (((table[i + 1] - t) * (a & 63)) >> 6)
+    return 32768 - v if u < 0 else v
 
 
 def head(acc, w2, b2, table, out, p):
-    """The outputs (Q12, into out) and the equity (Q12) of the hidden sums acc."""
+    """The outputs (Q15, into out) and the equity (Q15) of the hidden sums acc."""
     h = p[P_HIDDEN]
     o = p[P_OUTPUTS]
     sh1 = p[P_SH1]
@@ -93,7 +99,7 @@ def head(acc, w2, b2, table, out, p):
         for k in range(o):
             out[k] += v * ((w2[row + k] ^ 128) - 128)
     sh2 = p[P_SH2]
-    eq = -4096
+    eq = -32768
     for k in range(o):
         v = _sig(out[k], sh2, table)
         out[k] = v
@@ -102,7 +108,7 @@ def head(acc, w2, b2, table, out, p):
 
 
 def evaluate(mine, opp, xl, r, x, xb, accb, acc, out, w1, w2, b2, table, p):
-    """Encode, accumulate from (xb, accb), and score: the next mover's equity in Q12."""
+    """Encode, accumulate from (xb, accb), and score: the next mover's equity in Q15."""
     encode(mine, opp, xl, r, x, p)
     h = p[P_HIDDEN]
     for j in range(h):

@@ -57,7 +57,7 @@ class Engine:
                         n.w1, n.w2, n.b2, n.table, n.p)
 
     def position_equity(self, turn, again):
-        """The next mover's equity (Q12) of the Turn's rows as they stand (a whole evaluation)."""
+        """The next mover's equity (Q15) of the Turn's rows as they stand (a whole evaluation)."""
         self.net.p[P_AGAIN] = 1 if again else 0
         return self._eval(turn.mine, turn.opp, self.zero, self.net.b1)
 
@@ -98,7 +98,7 @@ class Engine:
                 if not double:
                     d = hi if d == lo else lo
             if mine[0] == 15:
-                v = self.rules.score(t.position(), t.side) << 12
+                v = self.rules.score(t.position(), t.side) << 15
             else:
                 v = self._eval(mine, opp, xb, accb)
                 if not again:

@@ -109,15 +109,20 @@ def evaluate(mine: ptr8, opp: ptr8, xl: ptr8, r: ptr8, x: ptr32, xb: ptr32, accb
     sh1 = int(p[3])
     j = 0
     while j < h:
-        i = (((int(acc[j]) ^ sx) - sx) >> sh1) + 512
-        if i < 0:
-            i = 0
-        elif i > 1023:
-            i = 1023
-        if i >= 512:
-            v = int(t[i - 512])
+        z = (int(acc[j]) ^ sx) - sx
+        if sh1 >= 0:
+            u = z >> sh1
         else:
-            v = 4096 - int(t[511 - i])
+            u = z << (0 - sh1)
+        a = 0 - u if u < 0 else u
+        i = a >> 6
+        if i >= 512:
+            v = int(t[512])
+        else:
+            v = int(t[i])
+            v = v + (((int(t[i + 1]) - v) * (a & 63)) >> 6)
+        if u < 0:
+            v = 32768 - v
         row = j * o
         k = 0
         while k < o:
@@ -125,18 +130,23 @@ def evaluate(mine: ptr8, opp: ptr8, xl: ptr8, r: ptr8, x: ptr32, xb: ptr32, accb
             k += 1
         j += 1
     sh2 = int(p[4])
-    eq = -4096
+    eq = -32768
     k = 0
     while k < o:
-        i = (((int(out[k]) ^ sx) - sx) >> sh2) + 512
-        if i < 0:
-            i = 0
-        elif i > 1023:
-            i = 1023
-        if i >= 512:
-            v = int(t[i - 512])
+        z = (int(out[k]) ^ sx) - sx
+        if sh2 >= 0:
+            u = z >> sh2
         else:
-            v = 4096 - int(t[511 - i])
+            u = z << (0 - sh2)
+        a = 0 - u if u < 0 else u
+        i = a >> 6
+        if i >= 512:
+            v = int(t[512])
+        else:
+            v = int(t[i])
+            v = v + (((int(t[i + 1]) - v) * (a & 63)) >> 6)
+        if u < 0:
+            v = 32768 - v
         out[k] = v
         eq += ((int(p[9 + k]) ^ sx) - sx) * v
         k += 1

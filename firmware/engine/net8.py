@@ -9,13 +9,13 @@ except ImportError:
         return x
 
 _HEADER = const(16)
-_TABLE = const(512)
+_TABLE = const(513)
 # p, the scalar parameters the arithmetic reads (an array of 32-bit ints, in this order)
 P_INPUTS = const(0)
 P_HIDDEN = const(1)
 P_OUTPUTS = const(2)
-P_SH1 = const(3)        # hidden sum >> sh1 = table steps
-P_SH2 = const(4)
+P_SH1 = const(3)        # hidden sum >> sh1 (<< -sh1 when negative): units of 2**-12
+P_SH2 = const(4)        # output sum >> sh2: units of 2**-12
 P_NEED = const(5)       # checkers that hold a point
 P_HITTING = const(6)
 P_OPPOSITE = const(7)   # opposite geometry (a race exists)
@@ -37,8 +37,8 @@ class Net8:
     parameters ``p`` of the variant's rules (holding, hitting, geometry, equity weights)."""
 
     def __init__(self, data, rules):
-        if bytes(data[:4]) != b"NRD8" or data[4] != 1:
-            raise ValueError("not a version-1 .n8 network")
+        if bytes(data[:4]) != b"NRD8" or data[4] != 2:
+            raise ValueError("not a version-2 .n8 network")
         o = data[5]
         h = data[6]
         s1 = data[7] - 256 if data[7] > 127 else data[7]
@@ -67,8 +67,8 @@ class Net8:
         p[P_INPUTS] = n
         p[P_HIDDEN] = h
         p[P_OUTPUTS] = o
-        p[P_SH1] = s1 + 2
-        p[P_SH2] = s2 + 6
+        p[P_SH1] = s1 - 4
+        p[P_SH2] = s2 + 3
         p[P_NEED] = 2 if rules.block == 2 else 1
         p[P_HITTING] = 1 if rules.block == 2 else 0
         p[P_OPPOSITE] = 1 if x[1] == 24 else 0

@@ -3,7 +3,7 @@ firmware/engine/arith.py, so the 8-bit network's strength is measured here (``In
 
 ``Net8Host(data)`` reads a .n8 (host_tools/engine/quantize.py); ``inputs(views, geo)`` are the
 float features times 256, rounded (exact: no feature of encode.py lands on a half); ``forward``
-gives the Q12 outputs, ``equity`` the Q12 equity.
+gives the Q15 outputs.
 """
 
 import struct
@@ -33,15 +33,19 @@ class Net8Host:
         a += h * o
         self.b2 = np.frombuffer(data, "<i4", o, a).astype(np.int64)
         a += 4 * o
-        t = np.frombuffer(data, "<u2", TABLE, a).astype(np.int64)
-        self.full = np.concatenate([4096 - t[::-1], t])      # index 0..1023
-        self.sh1, self.sh2 = s1 + 2, s2 + 6
+        self.t = np.frombuffer(data, "<u2", TABLE, a).astype(np.int64)
+        self.sh1, self.sh2 = s1 - 4, s2 + 3
 
     def _sig(self, z, sh):
-        return self.full[np.clip((z >> sh) + 512, 0, 1023)]
+        u = z >> sh if sh >= 0 else z << -sh
+        a = np.abs(u)
+        i = np.minimum(a >> 6, 511)
+        t0 = self.t[i]
+        v = np.where(a >> 6 >= 512, self.t[512], t0 + (((self.t[i + 1] - t0) * (a & 63)) >> 6))
+        return np.where(u < 0, 32768 - v, v)
 
     def forward(self, xq):
-        """Q12 outputs of Q8 inputs xq (N x inputs integers)."""
+        """Q15 outputs of Q8 inputs xq (N x inputs integers)."""
         z = xq.astype(np.int64) @ self.w1 + self.b1
         hq = self._sig(z, self.sh1)
         return self._sig(hq @ self.w2 + self.b2, self.sh2)
@@ -53,7 +57,7 @@ def inputs(views, geo):
 
 
 def equity_weights(rules):
-    """The integer weights of the Q12 outputs in the equity (Outcomes.weights)."""
+    """The integer weights of the Q15 outputs in the equity (Outcomes.weights)."""
     return np.rint(Outcomes(rules).weights).astype(np.int64)
 
 
@@ -68,11 +72,11 @@ class Int8Player:
         self.ew = equity_weights(rules)
 
     def values(self, cands, again):
-        """Q12 equities of each play for the mover (points << 12 for a winning play)."""
+        """Q15 equities of each play for the mover (points << 15 for a winning play)."""
         o = self.net8.forward(inputs(cands.views(again), self.geo))
-        eq = o @ self.ew - 4096
+        eq = o @ self.ew - 32768
         v = eq if again else -eq
-        return np.where(cands.won, cands.points.astype(np.int64) << 12, v)
+        return np.where(cands.won, cands.points.astype(np.int64) << 15, v)
 
     def play(self, game):
         c = Candidates(game.turn)
@@ -87,6 +91,6 @@ class Int8Player:
             c = Candidates(t)
             if c.n == 0:
                 x = inputs(position_view(game.pos, game.side)[None], self.geo)
-                return int((self.net8.forward(x) @ self.ew - 4096)[0])
+                return int((self.net8.forward(x) @ self.ew - 32768)[0])
             return int(self.values(c, True).max())
         return _doublet_by(game, best)

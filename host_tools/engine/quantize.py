@@ -4,7 +4,7 @@ Format (little-endian; every section starts 4-byte aligned)::
 
     offset  size     field
     0       4        magic b"NRD8"
-    4       1        version (1)
+    4       1        version (2)
     5       1        O, outputs
     6       1        H, hidden units
     7       1        s1 (int8): w1 is stored as round(w1 * 2**s1)
@@ -14,16 +14,17 @@ Format (little-endian; every section starts 4-byte aligned)::
     16      I*H      w1, int8, row-major (input i, hidden j) at 16 + i*H + j
     ..      4*H      b1, int32, round(b1 * 2**(8 + s1)): the accumulator's units
     ..      H*O      w2, int8, row-major (hidden j, output k)
-    ..      4*O      b2, int32, round(b2 * 2**(12 + s2))
-    ..      2*512    sigmoid table, uint16: T[i] = round(4096 * sigmoid((i + 0.5) / 64))
+    ..      4*O      b2, int32, round(b2 * 2**(15 + s2))
+    ..      2*513    sigmoid table, uint16: T[i] = round(32768 * sigmoid(i / 64)), i = 0..512
 
 The arithmetic it is made for (firmware/engine/arith.py, host_tools/engine/int8.py): inputs are
 the float features of host_tools/engine/encode.py times 256, rounded (Q8 integers, exact: no
-feature lands on a half); a hidden unit's sum z = b1 + sum x*w1 (units 2**-(8+s1)) goes through
-the table at index (z >> (s1 + 2)) + 512, clamped to 0..1023 (steps of 1/64 over -8..8; below
-512 the table's mirror 4096 - T[511 - i]), giving h in Q12; an output's sum b2 + sum h*w2
-(units 2**-(12+s2)) the same way at (sum >> (s2 + 6)) + 512: outputs in Q12. Scales are per
-layer and powers of two, so every step is an integer shift, and every sum fits 32 bits.
+feature lands on a half); a hidden unit's sum z = b1 + sum x*w1 (units 2**-(8+s1)) is shifted
+to units of 2**-12, u (right by s1 - 4, or left), and its sigmoid read from the table with
+linear interpolation: for u >= 0, i = u >> 6 and f = u & 63, T[i] + ((T[i+1] - T[i]) * f >> 6)
+(T[512] from i >= 512 on), for u < 0 the mirror 32768 - S(-u); h is in Q15. An output's sum
+b2 + sum h*w2 (units 2**-(15+s2)) the same way, shifted right by s2 + 3: outputs in Q15. Scales
+are per layer and powers of two, so every step is an integer shift, and every sum fits 32 bits.
 
 Shipped as ``firmware/engine/nets/<variant>.py``, one bytes constant ``DATA`` per variant: deploy
 and mip send it like every module, and a frozen build keeps the bytes in flash (no RAM for the
@@ -43,26 +44,26 @@ import sys
 import numpy as np
 
 MAGIC = b"NRD8"
-VERSION = 1
+VERSION = 2
 HEADER = 16
-TABLE = 512
+TABLE = 513
 NETS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
                     "firmware", "engine", "nets")
 
 
 def _shift(w):
-    """The largest s with max|w| * 2**s <= 127 (at most 14, at least -2)."""
+    """The largest s with max|w| * 2**s <= 127 (at most 14, at least -1)."""
     m = float(np.max(np.abs(w))) if w.size else 0.0
     s = 14 if m == 0.0 else min(14, int(math.floor(math.log2(127.0 / m))))
-    if s < -2:
+    if s < -1:
         raise ValueError("weights too large for the 8-bit format (max |w| = %g)" % m)
     return s
 
 
 def table():
-    """The sigmoid table's 512 entries (the upper half; the lower is its mirror)."""
-    z = (np.arange(TABLE) + 0.5) / 64.0
-    return np.rint(4096.0 / (1.0 + np.exp(-z))).astype(np.uint16)
+    """The sigmoid table's 513 entries over 0..8 (the lower half is its mirror)."""
+    z = np.arange(TABLE) / 64.0
+    return np.rint(32768.0 / (1.0 + np.exp(-z))).astype(np.uint16)
 
 
 def quantize(net):
@@ -76,7 +77,7 @@ def quantize(net):
              np.clip(np.rint(w1 * 2.0 ** s1), -127, 127).astype("<i1").tobytes(),
              np.rint(b1 * 2.0 ** (8 + s1)).astype("<i4").tobytes(),
              np.clip(np.rint(w2 * 2.0 ** s2), -127, 127).astype("<i1").tobytes(),
-             np.rint(b2 * 2.0 ** (12 + s2)).astype("<i4").tobytes(),
+             np.rint(b2 * 2.0 ** (15 + s2)).astype("<i4").tobytes(),
              table().astype("<u2").tobytes()]
     return b"".join(parts)
 
