@@ -108,7 +108,8 @@ class App:
             counts = hw.zones.counts
             tr = self.session.tracker
             was = tr.state
-            self.session.frame_in(counts, hw.zones.faults, hw.zones.colour)
+            self.session.frame_in(counts, hw.zones.faults, hw.zones.colour,
+                                  getattr(hw.zones, "unclear", 0))
             self._render(now, True)
             self._raw_events(counts)
             if was != SETTLED and tr.state == SETTLED and _COLLECT:

@@ -452,8 +452,8 @@ def test_analog_stack_settling_inside_the_hysteresis_is_read_again():
     codes[2] = zero + 600
     _scans(sc, 20)
     assert sc.state[2] == 2 | 4
-    codes[2] = zero + 661
-    _scans(sc, 20)
+    codes[2] = zero + 700                       # (the 2-stack's own unit now known:
+    _scans(sc, 20)                              # 661 would read as one topped by White)
     assert sc.state[2] == 3 | 4
     codes[1] = zero + 600                       # a checker lifted, then put back
     _scans(sc, 20)

@@ -44,6 +44,9 @@ SETUP = "setup"          # board phase before the opening: the start position is
 _FLAGGED = const("flagged")      # referee: an illegal turn awaits correction or condonation
 RESIGN = "resign"        # a resignation is offered: the opponent accepts or refuses it
 _MATCH_OVER = const("match_over")
+_UNCLEAR = const("the sensors cannot count the flashing stack (a checker of the other colour on "
+                 "it, or one between two slots): take its top checker off, then put it on a "
+                 "slot of its own where it may go")
 _NOTICE_MS = const(2000)     # how long the lights show a refusal, a pass or an opening throw
 
 
@@ -199,9 +202,10 @@ class Session:
         return self.game.pos.turn
 
     # -- frames -------------------------------------------------------------------------------------
-    def frame_in(self, counts, faults=0, colour=None):
+    def frame_in(self, counts, faults=0, colour=None, unclear=0):
         """A new debounced frame of zone counts; ``faults``: zones whose sensors are not believed;
-        ``colour``: per zone 0 unknown, 1 White, 2 Black, 3 mixed, where the sensors tell."""
+        ``colour``: per zone 0 unknown, 1 White, 2 Black, 3 mixed, where the sensors tell;
+        ``unclear``: zones with a stack the sensors cannot count (flashed until put right)."""
         f = self.frame
         for z in range(ZONES):
             f[z] = counts[z]
@@ -216,6 +220,9 @@ class Session:
         if faults != self.tracker.faults:
             self.tracker.faults = faults
             self.emit("ev", {"ev": "sensor_fault", "zones": self._zones(faults)})
+        if unclear != self.tracker.unclear:
+            self.tracker.unclear = unclear
+            self.emit("ev", {"ev": "unclear", "zones": self._zones(unclear), "why": _UNCLEAR})
         self._check_frame()
 
     def _check_frame(self):
@@ -422,7 +429,9 @@ class Session:
         again = tr.ambiguous and self._ambiguous_at == bytes(self.frame)
         self._ambiguous_at = None
         state = tr.update(self.frame, True)
-        if tr.ambiguous and again:
+        if tr.unclear:
+            state = ILLEGAL
+        elif tr.ambiguous and again:
             state = tr.adopt_guess()      # pressed twice on the same board: take the best reading
         for kind, step in tr.drain():
             self.emit("ev", self._step_fields(kind, step))
@@ -432,12 +441,15 @@ class Session:
             if ok:
                 return self._committed(why, final, None, by)
             what = "incomplete"
-        elif tr.ambiguous:
+        elif tr.ambiguous and not tr.unclear:
             what = "ambiguous"
             self._ambiguous_at = bytes(self.frame)
             why = ("the sensors cannot tell which of %d plays was made (points fuller than their "
                    "sensors); the LEDs blink the board's reading (grey: from, green: to): press "
                    "again to take it, or move the checkers so the board can tell" % tr.ambiguous)
+        elif tr.unclear:
+            what = "unclear"
+            why = _UNCLEAR
         else:
             what = STATE_NAMES[state]
             final = tr.read_board(self.frame)
@@ -450,7 +462,7 @@ class Session:
         fields = {"ev": "illegal", "what": what, "reason": why, "side": self.side,
                   "dice_left": turn.dice_left()}
         self.notice = ("illegal", self.clock() + _NOTICE_MS, self.side)
-        if self.mode == "referee" and what != "ambiguous":     # unseen is not illegal
+        if self.mode == "referee" and what != "ambiguous" and what != "unclear":     # unseen is not illegal
             self.verdict = why
             fields["await"] = "correct or condone" if self.condone else "correct"
             # on record (written with the commit that follows: no flash write mid-hand)

@@ -70,6 +70,7 @@ class Tracker:
         self.reach_gen = -1
         self.touched = 0    # bitmap: zones whose count changed since the turn began
         self.faults = 0     # bitmap: zones with a sensor the zone reader does not believe
+        self.unclear = 0    # bitmap: zones with a stack the sensors cannot count (flashed)
         self.colour = None  # per zone 0 unknown, 1 White, 2 Black, 3 mixed (analog sensing)
         self.ambiguous = 0  # plays the last turn-end frame fits (full points hide which one)
         self.read_from = 0  # bitmap: while ambiguous, the zones the board's reading moves from
@@ -166,7 +167,7 @@ class Tracker:
             self.read_from = self.read_to = 0
         self._diff()
         turn = self.turn
-        if force and turn is not None and not (
+        if force and turn is not None and not self.unclear and not (
                 self.n_missing == 0 and self.n_extra == 0 and turn.complete()):
             if self._search_complete() or (self.loose and not self.ambiguous and
                                             self._loosely(self._search_complete)):
@@ -175,9 +176,9 @@ class Tracker:
             if self.ambiguous:
                 self._read_hands()
                 return self.state
-        if self.n_missing == 0 and self.n_extra == 0:
+        if self.n_missing == 0 and self.n_extra == 0 and not self.unclear:
             return self._settle()
-        if turn is not None and (self.n_extra or force):
+        if turn is not None and (self.n_extra or force) and not self.unclear:
             if self._search(force) or (self.loose and self._loosely(self._search, force)):
                 self._diff()
                 return self._settle()
@@ -447,8 +448,9 @@ class Tracker:
         turn = self.turn
         missing = self.missing
         if turn is None:
-            self.lifted = self.lit = self.hitlit = self.back = self.flash = 0
-            self.state = MISMATCH
+            self.lifted = self.lit = self.hitlit = self.back = 0
+            self.flash = self.unclear
+            self.state = ILLEGAL if self.unclear and not (missing | self.extra) else MISMATCH
             return
         zone_of = self.zmap.zone_of
         base = self.side * 26
@@ -479,7 +481,7 @@ class Tracker:
             self.back = back
             self.stuck = stuck
         allowed = self.lit | self.back | (1 << (BAR_ZONE + 1 - self.side))
-        self.flash = self.extra & ~allowed
+        self.flash = (self.extra & ~allowed) | self.unclear
         if self.n_missing > _HAND_MISSING or self.n_extra > _HAND_EXTRA:
             self.state = MISMATCH
         elif self.flash:

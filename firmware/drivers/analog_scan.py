@@ -105,7 +105,58 @@ class AnalogScanner:
     def _edge(self, s, k):
         """Deviation (1/16 code) between level k and k+1 (k >= 1) of slot s, no hysteresis."""
         r = self.ratios
-        return self.unit[s] * (r[k - 1] + r[k]) >> 9
+        return (self.ueff[s] or self.unit[s]) * (r[k - 1] + r[k]) >> 9
+
+    def _top(self, k):
+        """What one more checker adds on a k-stack (/256 of one; past the levels, extrapolated)."""
+        r = self.ratios
+        if k < self.levels:
+            return r[k] - r[k - 1]
+        a = r[k - 1] - r[k - 2]
+        return a * a // (r[k - 2] - (r[k - 3] if k > 2 else 0))
+
+    def _judge(self, s, v):
+        """Slot s has settled at level ``v``: learn the unit of the stack standing there (its
+        own magnets, not the calibration's), or, when the reading lies nearer a stack topped by
+        a checker of the other colour (its field subtracts) than the state's, mark it unclear
+        (then its band follows the reading, so the next change is seen)."""
+        st = self.state[s]
+        b = s >> 3
+        m = 1 << (s & 7)
+        was = self.unclear[b] & m
+        mixed = False
+        if st == _EMPTY or self.levels == 1:
+            self.ueff[s] = 0
+        else:
+            k = st & 3
+            d = v - self.baseline[s]
+            d = d if d >= 0 else -d
+            u = self.ueff[s]
+            unit = self.unit[s]
+            r = self.ratios[k - 1]
+            if u:
+                x = d * 256 // u
+                e = x - r if x >= r else r - x
+                y = x - r + self._top(k)                   # from a k-stack topped by the other
+                mixed = (y if y >= 0 else -y) < e
+                if k < self.levels and not mixed:          # ... or a k+1-stack so topped
+                    y = x - self.ratios[k] + self._top(k + 1)
+                    mixed = (y if y >= 0 else -y) < e
+            if not mixed:
+                u = d * 256 // r
+                lo = unit - (unit >> 3)
+                hi = unit + (unit >> 3)
+                self.ueff[s] = u if lo <= u <= hi else 0     # (not a checker's reading)
+        if mixed:
+            self.unclear[b] |= m
+            h = (self.ueff[s] or self.unit[s]) >> 4
+            self.hi[s] = v + h if v + h < 0xFFFF else 0xFFFF
+            self.lo[s] = v - h if v > h else 0
+        else:
+            self.unclear[b] &= ~m
+            self._set_band(s, st)
+        if bool(was) != mixed:
+            self.fault_changed = True
 
     def _set_band(self, s, v):
         """Set slot s's band for state v."""
@@ -115,8 +166,12 @@ class AnalogScanner:
             lo = base - self.on
         else:
             lv = v & 3
-            h = self.unit[s] * self.hyst >> 8
+            u = self.ueff[s] or self.unit[s]
+            h = u * self.hyst >> 8
             low = self.off if lv == 1 else self._edge(s, lv - 1) - h
+            if self.ueff[s]:      # below half of what a checker of the other colour takes
+                t = u * (2 * self.ratios[lv - 1] - self._top(lv)) >> 9
+                low = t if t > low else low
             high = self._edge(s, lv) + h if lv < self.levels else 0x10000
             if ((v & _BLACK_FLAG) == 0) == self.white_below:       # this colour reads below
                 hi = base - low
@@ -209,6 +264,16 @@ class AnalogScanner:
         and its neighbours' crosstalk."""
         old = self.state[s]
         st = self.classify(s, v)
+        if st == old and old and self.levels > 1:
+            # the same stack, a new reading (a checker of the other colour put on or taken off,
+            # one pushed aside, or a level still settling): follow it closely, judge it when the
+            # board has been still for the watch (_judge)
+            h = (self.ueff[s] or self.unit[s]) >> 4
+            self.hi[s] = v + h if v + h < 0xFFFF else 0xFFFF
+            self.lo[s] = v - h if v > h else 0
+            self._pending[s >> 3] |= 1 << (s & 7)
+            self._watch = (_WATCH << self.filter_shift) << 8 | s
+            return
         if st != old:
             self.state[s] = st
             if self.crosstalk is not None:
@@ -230,7 +295,10 @@ class AnalogScanner:
                 raw[c] &= ~m
         self._set_band(s, st)
         self._check_rail(s, v)
-        if st != _EMPTY and self.levels > 1:
+        if st == _EMPTY:
+            self._judge(s, v)
+        elif self.levels > 1:
+            self._pending[s >> 3] |= 1 << (s & 7)
             self._watch = (_WATCH << self.filter_shift) << 8 | s   # scans left << 8 | slot
 
     def field(self, v, kind, unit):
@@ -284,9 +352,26 @@ class AnalogScanner:
         filtered level settles: a stack set down at once passes level 2's band on its way up,
         and a 3-stack near the edge would stay there inside the hysteresis."""
         w = self._watch - 0x100
-        self._watch = w if w > 0xFF else 0
         s = w & 0xFF
+        lv = self.level[s]
+        d = lv - self._wlevel
+        self._wlevel = lv
+        if d > self.unit[s] >> 5 or -d > self.unit[s] >> 5:
+            w = (_WATCH << self.filter_shift) << 8 | s    # not yet still
+        self._watch = w if w > 0xFF else 0
         self._recheck(s, self.level[s])
+        if w <= 0xFF:                         # still for the watch: judge what changed
+            pend = self._pending
+            for b in range(self.nbytes):
+                m = pend[b]
+                pend[b] = 0
+                t = b << 3
+                while m:
+                    if m & 1:
+                        self._recheck(t, self.level[t])
+                        self._judge(t, self.level[t])
+                    m >>= 1
+                    t += 1
 
     def _track_drift(self):
         """For one slot per call: check for a railed (open/shorted) sensor, move an empty
@@ -297,8 +382,9 @@ class AnalogScanner:
         if lv < self.rail_low or lv > self.rail_high or self.faults[s >> 3]:
             self._check_rail(s, lv)                  # nothing to do when in range, no fault
         if self.state[s] != _EMPTY:
-            if self.levels > 1:
+            if self.levels > 1 and not self._watch:
                 self._recheck(s, lv)
+                self._judge(s, self.level[s])
         else:
             base = self.baseline[s]
             step = (lv - base) >> self.drift_shift

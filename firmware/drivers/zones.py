@@ -62,6 +62,8 @@ class ZoneReader:
         self.counts = bytearray(ZONES)
         self.colour = bytearray(ZONES)
         self.faults = 0
+        self.unclear = 0                 # zones with a slot no stack of one colour explains
+        self._unclear = getattr(scanner, "unclear", None)
         nb = (self.n + 7) >> 3
         self.nbytes = nb
         self.has_colour = len(debouncer.stable) >= (levels + 1) * nb
@@ -97,6 +99,8 @@ class ZoneReader:
         if sc.faults is not None and sc.fault_changed:
             sc.fault_changed = False
             self._dirty_slots(sc.faults)
+            if self._unclear is not None:
+                self._dirty = (1 << ZONES) - 1     # (an unclear slot came or went)
         if self._toggled or self._masking:           # a chatter window is running
             if self._window is None:
                 self._window = now
@@ -214,6 +218,8 @@ class ZoneReader:
         cplane = levels * nb
         rail = self.scanner.faults
         bad = self._bad
+        unc = self._unclear
+        unclear = self.unclear
         z = 0
         while dirty:
             if dirty & 1:
@@ -223,12 +229,15 @@ class ZoneReader:
                 gap = False
                 seen_empty = False
                 masked = False
+                unclear &= ~(1 << z)
                 for s in range(first, first + self.slots[z]):
                     b = s >> 3
                     m = 1 << (s & 7)
                     if bad[b] & m or (rail is not None and rail[b] & m):
                         masked = True
                         continue
+                    if unc is not None and unc[b] & m:
+                        unclear |= 1 << z
                     if (stable[b] ^ pol) & m:
                         count += 1
                         p = nb + b
@@ -250,7 +259,9 @@ class ZoneReader:
                     elif not gap:
                         self._gapped &= ~zbit
                 faults = (self.faults | zbit) if masked else (self.faults & ~zbit)
-                if count != self.counts[z] or colours != self.colour[z] or faults != self.faults:
+                if count != self.counts[z] or colours != self.colour[z] or faults != self.faults \
+                        or unclear != self.unclear:
+                    self.unclear = unclear
                     self.counts[z] = count
                     self.colour[z] = colours
                     self.faults = faults
