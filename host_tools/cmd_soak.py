@@ -2,7 +2,8 @@
 
 python -m host_tools soak --variant V --games N --seed S [--noise none|low|high] [--json] [--game N]
 Prints games, turns, desyncs, rejected legal moves, accepted illegal moves, lost turns, bad records
-and unlit lifts (a lift that lit nothing although the checker had a legal step); exits 1 when any of
+and unlit lifts (a lift that lit nothing although the checker had a legal step) and illegal placements
+not flagged at once (a checker put where it may not go whose zone did not flash); exits 1 when any of
 them is not zero. The seed fixes every random choice, the board's fair dice included: each match
 is played on a fresh board from its own key (variant, seed, number), so two runs print the same
 figures and a failing match is printed with the command that plays it again alone (--game N).
@@ -76,7 +77,7 @@ def run(variant, games, seed, noise="high", match_to=1, log=None, fast=False, fr
 
 
 FAILURE_FIELDS = ("desyncs", "rejected_legal", "accepted_illegal", "lost_turns", "bad_records",
-                  "unlit_lifts")
+                  "unlit_lifts", "unflagged_places")
 
 
 def main(argv):
@@ -124,17 +125,21 @@ def main(argv):
         for v in variants:
             d = per[v]
             print("%-10s games %d turns %d desyncs %d rejected-legal %d accepted-illegal %d "
-                  "lost-turns %d bad-records %d unlit-lifts %d (power cuts %d, illegal tries %d, "
-                  "mismatches shown %d, sensor-blind plays %d, fair-dice games %d, lifts %d)" % (
+                  "lost-turns %d bad-records %d unlit-lifts %d unflagged-placements %d (power cuts %d, "
+                  "illegal tries %d, illegal placements %d, mismatches shown %d, sensor-blind "
+                  "plays %d, fair-dice games %d, lifts %d)" % (
                       v, d["games"], d["turns"], d["desyncs"], d["rejected_legal"],
                       d["accepted_illegal"], d["lost_turns"], d["bad_records"], d["unlit_lifts"],
-                      d["power_cuts"], d["illegal_tries"], d["mismatches"], d["sensor_blind"],
+                      d["unflagged_places"], d["power_cuts"], d["illegal_tries"],
+                      d["illegal_places"], d["mismatches"], d["sensor_blind"],
                       d["fair_dice_games"], d["lifts"]))
         print("total: games %d turns %d desyncs %d rejected legal moves %d accepted illegal moves %d "
-              "lost turns %d bad records %d unlit lifts %d (of %d) sensor-blind plays %d in %.1f s" % (
+              "lost turns %d bad records %d unlit lifts %d (of %d) illegal placements not flagged at "
+              "once %d (of %d) sensor-blind plays %d in %.1f s" % (
                   out["games"], out["turns"], out["desyncs"], out["rejected_legal"],
                   out["accepted_illegal"], out["lost_turns"], out["bad_records"],
-                  out["unlit_lifts"], out["lifts"], out["sensor_blind"], out["seconds"]))
+                  out["unlit_lifts"], out["lifts"], out["unflagged_places"],
+                  out["illegal_places"], out["sensor_blind"], out["seconds"]))
     if not args.json:
         for f in failed:
             print("FAILED: %s game %d of seed %d (%s): again alone: %s" % (

@@ -14,12 +14,13 @@ from firmware.board.zonemap import ZONES
 
 NOISE = {"none": 0.0, "low": 0.05, "high": 0.2}
 LIFT_LED_MS = 100     # a lift's destinations must be lit this long after the hand's pace at most
+FLAG_MS = 300         # an illegal placement must flash this long after the hand's pace at most
 
 
 class Counters:
     FIELDS: tuple = ("games", "turns", "desyncs", "rejected_legal", "accepted_illegal", "lost_turns",
               "bad_records", "power_cuts", "illegal_tries", "mismatches", "sensor_blind",
-              "fair_dice_games", "lifts", "unlit_lifts")
+              "fair_dice_games", "lifts", "unlit_lifts", "illegal_places", "unflagged_places")
 
     def __init__(self):
         for f in self.FIELDS:
@@ -34,7 +35,7 @@ class Counters:
 
     def failures(self):
         return (self.desyncs + self.rejected_legal + self.accepted_illegal + self.lost_turns
-                + self.bad_records + self.unlit_lifts)
+                + self.bad_records + self.unlit_lifts + self.unflagged_places)
 
 
 class Player:
@@ -207,6 +208,8 @@ class Player:
         self.turn_start = start
         if play and self.chance(0.3):
             self.try_illegal(turn, play, plays)
+        if play and self.chance(1.0):
+            self.illegal_place(side)
         chains = self.chains(play, side)
         i = 0
         while i < len(chains):
@@ -350,6 +353,44 @@ class Player:
             for s in reversed(sides):
                 vb.hands.place(z, s)
             vb.guarded(vb.wait, 80)
+
+    def illegal_place(self, side):
+        """Lift a checker and put it down where it may not go, at slot level: on a point the
+        opponent holds (on top of its stack when the point is full), or into a tray no die
+        reaches; count it when the board does not flash that zone at once; then put it back."""
+        vb = self.vb
+        s = vb.session
+        tr = s.tracker
+        stacks = vb.hands.stacks
+        own = [z for z in range(24) if stacks[z] and stacks[z][-1] == side]
+        if not own or tr.state != SETTLED or s.mode != "guide":
+            return
+        src = self.rng.choice(own)
+        vb.guarded(vb.lift, src, side)
+        waited = 0
+        while (tr.state == SETTLED or not (tr.lit or tr.stuck)) and waited < LIFT_LED_MS:
+            vb.guarded(vb.wait, 10)
+            waited += 10
+        allowed = tr.lit | tr.back | (1 << src)
+        bad = [z for z in range(ZONES) if z < 24 and stacks[z] and stacks[z][0] != side
+               or z >= 26]
+        bad = [z for z in bad if not (allowed >> z) & 1 and len(stacks[z]) < 15]
+        if bad and tr.state != SETTLED:
+            deep = [z for z in bad if len(stacks[z]) >= 5]
+            z = self.rng.choice(deep if deep and self.rng.random() < 0.7 else bad)
+            self.c.illegal_places += 1
+            vb.guarded(vb.place, z, side)
+            waited = 0
+            while not (tr.flash >> z) & 1 and waited < FLAG_MS:
+                vb.guarded(vb.wait, 10)
+                waited += 10
+            if not (tr.flash >> z) & 1:
+                self.c.unflagged_places += 1
+                self.note("an illegal placement on", z, "not flagged; state", tr.state,
+                          "stack", stacks[z])
+            vb.guarded(vb.lift, z, side)
+        vb.guarded(vb.place, src, side)
+        vb.guarded(vb.wait, 100)
 
     def try_illegal(self, turn, play, plays):
         """Press with a wrong board: an incomplete play, or a checker on a point no die reaches."""
