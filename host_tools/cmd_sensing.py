@@ -113,18 +113,103 @@ def table(readings, seed, log=None):
     return out
 
 
+def mixed(readings, seed, log=None):
+    """Mixed stacks: a checker of the other colour put on top of a stack of 1..3 (a zone of 5..15
+    checkers of one colour), the stack first built checker by checker as play builds it, each
+    step read and judged by the firmware (AnalogScanner.classify, then ``_judge``, which learns
+    the stack's own unit). Per stack height: {"tries", "flagged" (said unclear at once),
+    "silent" (neither flagged nor a change of count: the error), "restored" (the checker taken
+    off again, the slot reads the stack as it was, unflagged)} and the pure steps flagged
+    unclear by mistake ("false")."""
+    from firmware import sim
+    sim.install()
+    from firmware.drivers import board_config, hardware
+    desc = hardware_gen.load()
+    stack = desc["analog"]["stack"]
+    cfg = board_config.load(hardware.DESCRIPTION, "analog")
+    geo = magnetics.StackGeometry(stack)
+    rng = random.Random(seed)
+    tol = magnetics.Tolerances(geo, rng)
+    a = desc["analog"]
+    per_mt = abs(a["sensitivity_mv_mt"]) * 4095 / a["adc_mv"]
+    noise = stack["tolerances"]["noise_codes"]
+    sc, _, _ = _scanner(cfg)
+    levels = stack["levels"]
+    out = {}
+    for kind in ("any zone",):      # (one slot: the neighbours' crosstalk is taken out alike)
+        rows = {h: {"tries": 0, "flagged": 0, "silent": 0, "restored": 0} for h in
+                range(1, levels + 1)}
+        false = steps = 0
+        for _ in range(readings):
+            h = rng.randrange(1, levels + 1)
+            colour = rng.choice((1, -1))
+            gain, zero, depth = tol.sensor()
+            unit = int(16 * abs(tol.stack_field([tol.magnet()], depth) * gain * per_mt))
+            base = int(16 * (a["zero_code"] + zero))
+            mags = [tol.magnet() for _ in range(h)]
+            other = tol.magnet()
+
+            def read(ms):
+                f = colour * tol.stack_field(ms, depth)
+                return int(base - 16 * gain * per_mt * f
+                           + 16 * noise * (rng.random() + rng.random() + rng.random() - 1.5))
+
+            sc.unit[0] = unit
+            sc.ueff[0] = 0
+            sc.baseline[0] = base
+            sc.state[0] = 0
+            sc.unclear[0] = 0
+            for i in range(1, h + 1):         # built checker by checker
+                v = read(mags[:i])
+                sc.state[0] = sc.classify(0, v)
+                sc._judge(0, v)
+                steps += 1
+                false += sc.unclear[0] & 1
+            st = sc.state[0]
+            r = rows[h]
+            r["tries"] += 1
+            v = read(mags + [(-other[0],) + other[1:]])       # the other colour on top
+            sc.state[0] = sc.classify(0, v)
+            sc._judge(0, v)
+            if sc.unclear[0] & 1:
+                r["flagged"] += 1
+            elif sc.state[0] == st:
+                r["silent"] += 1
+            v = read(mags)                                     # taken off again
+            sc.state[0] = sc.classify(0, v)
+            sc._judge(0, v)
+            r["restored"] += sc.state[0] == st and not sc.unclear[0] & 1
+        out[kind] = {"heights": rows, "false": false, "steps": steps}
+        if log:
+            log("%s mixed: %s, false %d of %d" % (kind, rows, false, steps))
+    return out
+
+
 def main(argv):
     ap = argparse.ArgumentParser(prog=prog("sensing"),
                                  description=__doc__.splitlines()[0])
     ap.add_argument("--readings", type=int, default=1000000, help="zone readings in all")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--mixed", type=int, default=0,
+                    help="also this many mixed-stack trials (a checker of the other colour on top)")
     args = ap.parse_args(argv)
     res = table(args.readings, args.seed, lambda m: print(m, file=sys.stderr))
+    if args.mixed:
+        res["mixed"] = mixed(args.mixed, args.seed, lambda m: print(m, file=sys.stderr))
     if args.json:
         print(json.dumps(res))
         return 0
     for kind, r in res.items():
+        if kind == "mixed":
+            for k, m in r.items():
+                print("\n%s, a checker of the other colour put on a stack (seed %d): pure steps "
+                      "flagged by mistake %d of %d" % (k, args.seed, m["false"], m["steps"]))
+                print("height  tries  flagged  silent  restored")
+                for hgt, row in m["heights"].items():
+                    print("%6d %6d %8d %7d %9d" % (hgt, row["tries"], row["flagged"],
+                                                   row["silent"], row["restored"]))
+            continue
         print("\n%s (%d readings, seed %d): error rate %.2e" % (
             kind, r["readings"], args.seed, r["errors"] / r["readings"]))
         print("true\\read " + " ".join("%6d" % c for c in range(16)))

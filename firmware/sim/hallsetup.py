@@ -10,7 +10,9 @@ def setup(f, cfg, seed):
     a = cfg.analog
     st = a["stack"]
     n = cfg.n_slots
-    f.levels = k = st["levels"]
+    # one level more than the sensors count: a 4th magnet on a 3-stack (a 16th checker on a
+    # full zone) has its field too (its lateral factor and crosstalk: the 3rd's)
+    f.levels = k = st["levels"] + 1
     f.l1 = st["levels_mT"][0]         # one checker's field (mT)
     f.per_mt = a["sensitivity_mv_mt"] * 4095 / a["adc_mv"]     # codes per mT (signed)
     if a["white"] != "below":
@@ -28,6 +30,9 @@ def setup(f, cfg, seed):
             d = d[key]
         for v in d if isinstance(d, list) else (d,):      # (a list: per level)
             p[i] = v
+            i += 1
+        if isinstance(d, list):
+            p[i] = d[-1]
             i += 1
     p[13] /= 2.0                      # the magnet's radius
     f.noise = st["tolerances"]["noise_codes"]

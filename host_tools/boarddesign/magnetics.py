@@ -150,7 +150,7 @@ class Tolerances:
             dx, dy = self.offset(k == 0)
             x += dx
             y += dy
-            a = lat[k] if lat is not None else g.lateral(k)
+            a = lat[min(k, len(lat) - 1)] if lat is not None else g.lateral(k)
             total += on_axis(br, g.radius, length, h + seat) * (1.0 - a * (x * x + y * y))
             h += thick
         return total
