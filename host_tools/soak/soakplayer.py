@@ -374,7 +374,10 @@ class Player:
         allowed = tr.lit | tr.back | (1 << src)
         bad = [z for z in range(ZONES) if z < 24 and stacks[z] and stacks[z][0] != side
                or z >= 26]
-        bad = [z for z in bad if not (allowed >> z) & 1 and len(stacks[z]) < 15]
+        # on top of a stack only where the sensors could tell: Hall sensors at slot level (the
+        # frame-level world has no slots; presence-only switches see a full zone as full)
+        tops = not vb.fast and s.capacity[src] > 5
+        bad = [z for z in bad if not (allowed >> z) & 1 and len(stacks[z]) < (15 if tops else 5)]
         if bad and tr.state != SETTLED:
             deep = [z for z in bad if len(stacks[z]) >= 5]
             z = self.rng.choice(deep if deep and self.rng.random() < 0.7 else bad)
