@@ -80,7 +80,8 @@ def test_cpython_matches_the_numpy_twin_and_the_float_net(variant, tmp_path):
             assert list(e.x) == x[0].tolist()
             o = host.forward(x)[0]
             assert list(e.out) == o.tolist()
-            assert eq == int(o @ int8.equity_weights(rules)) - 32768
+            assert eq == int(int8.equity(o[None], int8.equity_weights(rules))[0])
+            assert abs(eq / 32768.0 - Outcomes(rules).equity(o / 32768.0)) < 1e-9
             worst = max(worst, float(np.abs(o / 32768.0 - net.forward(x / 256.0)[0]).max()))
     assert worst < BOUND, worst
 

@@ -99,11 +99,24 @@ def head(acc, w2, b2, table, out, p):
         for k in range(o):
             out[k] += v * ((w2[row + k] ^ 128) - 128)
     sh2 = p[P_SH2]
-    eq = -32768
     for k in range(o):
-        v = _sig(out[k], sh2, table)
-        out[k] = v
+        out[k] = _sig(out[k], sh2, table)
+    # the equity of the outputs with each class capped by the one before it (outcomes.py)
+    half = o >> 1
+    cap = out[0]
+    eq = p[P_EQ] * cap - 32768
+    cap2 = 32768 - cap
+    for k in range(1, half + 1):
+        v = out[k]
+        if v > cap:
+            v = cap
+        cap = v
         eq += p[P_EQ + k] * v
+        v = out[k + half]
+        if v > cap2:
+            v = cap2
+        cap2 = v
+        eq += p[P_EQ + k + half] * v
     return eq
 
 

@@ -130,7 +130,6 @@ def evaluate(mine: ptr8, opp: ptr8, xl: ptr8, r: ptr8, x: ptr32, xb: ptr32, accb
             k += 1
         j += 1
     sh2 = int(p[4])
-    eq = -32768
     k = 0
     while k < o:
         z = (int(out[k]) ^ sx) - sx
@@ -148,7 +147,24 @@ def evaluate(mine: ptr8, opp: ptr8, xl: ptr8, r: ptr8, x: ptr32, xb: ptr32, accb
         if u < 0:
             v = 32768 - v
         out[k] = v
+        k += 1
+    # the equity of the outputs with each class capped by the one before it (outcomes.py)
+    half = o >> 1
+    cap = int(out[0])
+    eq = int(p[9]) * cap - 32768
+    cap2 = 32768 - cap
+    k = 1
+    while k <= half:
+        v = int(out[k])
+        if v > cap:
+            v = cap
+        cap = v
         eq += ((int(p[9 + k]) ^ sx) - sx) * v
+        v = int(out[k + half])
+        if v > cap2:
+            v = cap2
+        cap2 = v
+        eq += ((int(p[9 + k + half]) ^ sx) - sx) * v
         k += 1
     return eq
 '''

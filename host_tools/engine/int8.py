@@ -56,6 +56,19 @@ def inputs(views, geo):
     return np.rint(features(views, geo).astype(np.float64) * 256.0).astype(np.int64)
 
 
+def equity(o, ew):
+    """Q15 equity of Q15 outputs o (rows), each class capped by the one before it
+    (outcomes.Outcomes.consistent), as the board computes it."""
+    o = np.array(o, dtype=np.int64, copy=True)
+    k = (o.shape[-1] - 1) // 2
+    if k:
+        win = np.concatenate([o[..., :1], o[..., 1:1 + k]], axis=-1)
+        lose = np.concatenate([32768 - o[..., :1], o[..., 1 + k:]], axis=-1)
+        o[..., 1:1 + k] = np.minimum.accumulate(win, axis=-1)[..., 1:]
+        o[..., 1 + k:] = np.minimum.accumulate(lose, axis=-1)[..., 1:]
+    return o @ ew - 32768
+
+
 def equity_weights(rules):
     """The integer weights of the Q15 outputs in the equity (Outcomes.weights)."""
     return np.rint(Outcomes(rules).weights).astype(np.int64)
@@ -74,7 +87,7 @@ class Int8Player:
     def values(self, cands, again):
         """Q15 equities of each play for the mover (points << 15 for a winning play)."""
         o = self.net8.forward(inputs(cands.views(again), self.geo))
-        eq = o @ self.ew - 32768
+        eq = equity(o, self.ew)
         v = eq if again else -eq
         return np.where(cands.won, cands.points.astype(np.int64) << 15, v)
 
@@ -91,6 +104,6 @@ class Int8Player:
             c = Candidates(t)
             if c.n == 0:
                 x = inputs(position_view(game.pos, game.side)[None], self.geo)
-                return int((self.net8.forward(x) @ self.ew - 32768)[0])
+                return int(equity(self.net8.forward(x), self.ew)[0])
             return int(self.values(c, True).max())
         return _doublet_by(game, best)
