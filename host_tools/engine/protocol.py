@@ -43,7 +43,6 @@ class ProtocolError(ValueError):
 
 def _steps_text(turn, steps):
     """Standard notation of [(src, die), ...] played on ``turn`` (left as it was)."""
-    done = []
     for s, d in steps:
         turn.push_offered(s, d)
     done = turn.steps
