@@ -236,6 +236,32 @@ def test_the_cube_take_and_drop_are_recorded():
     assert (g.phase, g.winner, g.points, g.result) == (OVER, 1, 4, "drop")
 
 
+@pytest.mark.parametrize("length,score,cube,owner,side,may", [
+    # (match length, score, cube, its owner, the side asking, may it double); the cube is dead
+    # once it is worth what its owner still needs (gnubg: "The cube is dead")
+    (5, (0, 0), 4, 1, 1, True),       # Black needs 5, the cube is at 4: a double to 8 counts
+    (5, (0, 0), 8, 1, 1, False),      # ... at 8 it already wins the match: dead
+    (5, (0, 1), 4, 1, 1, False),      # Black needs 4, the cube at 4: dead
+    (5, (0, 1), 2, 1, 1, True),       # ... at 2 it is alive
+    (5, (3, 0), 2, 0, 0, False),      # White needs 2, the cube at 2: dead
+    (5, (3, 0), 2, -1, 1, True),      # ... but Black needs 5: Black may still double a centred 2
+    (0, (0, 0), 8192, 1, 1, True),    # money play: no cap
+    (1, (0, 0), 8192, 1, 1, True),    # the board's 1-point default is a single game: no cap
+])
+def test_the_cube_is_dead_once_it_is_worth_what_its_owner_needs(length, score, cube, owner, side, may):
+    m = Match(BG, length)
+    m.score = list(score)
+    g = m.new_game()
+    g.opening_roll(6, 5)
+    _play(g, (24, 6), (18, 5))          # Black to roll
+    g.pos.turn = side
+    g.cube, g.cube_owner = cube, owner
+    assert g.can_double(side) == may
+    if not may:
+        with pytest.raises(GameError):
+            g.double(side)
+
+
 def test_no_cube_in_the_crawford_game_or_without_a_cube():
     for g in (Game(BG, crawford=True), Game(BG, cube=False)):
         g.opening_roll(6, 5)

@@ -34,7 +34,7 @@ class GameError(ValueError):
 class Game:
     """One game of one variant."""
 
-    def __init__(self, rules, cube=None, crawford=False):
+    def __init__(self, rules, cube=None, crawford=False, away=None):
         self.rules = rules
         self.pos = rules.start_position()
         self.phase = OPENING
@@ -44,6 +44,7 @@ class Game:
         self.played = [0, 0]           # turns committed per side (the head rule's "first turn")
         self.cube_allowed = rules.cube if cube is None else cube
         self.crawford = crawford
+        self.away = away               # match play: the points each side still needs (else None)
         self.cube = 1
         self.cube_owner = -1           # -1: centred
         self.winner = -1
@@ -229,10 +230,22 @@ class Game:
 
     # -- the cube ---------------------------------------------------------------------------------
     def can_double(self, side):
+        """Whether ``side`` may offer the cube now. In match play the cube is dead once it is
+        worth as much as the points its owner still needs (a double gains nothing; gnubg
+        refuses it, and a record holding one does not import). ``away`` is None in a single
+        game (money play, or the board's 1-point default): no cap."""
         return (self.cube_allowed and not self.crawford and self.phase == ROLL
-                and side == self.pos.turn and self.cube_owner in (-1, side))
+                and side == self.pos.turn and self.cube_owner in (-1, side)
+                and not self.cube_dead(side))
+
+    def cube_dead(self, side):
+        """Match play: the cube already wins ``side`` the match (it needs no more points)."""
+        return self.away is not None and self.cube >= self.away[side]
 
     def double(self, side):
+        if self.cube_dead(side) and side == self.pos.turn:
+            raise GameError("the cube is dead: at %d it already wins side %d the match"
+                            % (self.cube, side))
         if not self.can_double(side):
             raise GameError("side %d may not double now" % side)
         self.phase = DOUBLED
@@ -288,7 +301,10 @@ class Match:
     def new_game(self, keep_history=True):
         """The match's next game; ``keep_history`` False: it keeps only its last history entry
         (a board's journal has them all)."""
-        game = Game(self.rules, crawford=self.crawford_next)
+        away = None
+        if self.length > 1:            # (a 1-point game is a single game: its cube stays live)
+            away = (self.length - self.score[0], self.length - self.score[1])
+        game = Game(self.rules, crawford=self.crawford_next, away=away)
         game.keep_history = keep_history
         if self.crawford_next:
             self._crawford_done = True
