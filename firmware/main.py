@@ -79,6 +79,7 @@ class Runner:
         self.closed = None    # the REPL's state: closed while the board is locked (``guard``)
         gc.collect()          # the description's parse is garbage now: free it before the App
         self.app = self._boot(hw)   # is built, so the App's long-lived objects fill its place
+        self.booted = tuple(sys.modules)   # what a board holds after a boot (see ``reboot``)
         self.guard()
 
     def guard(self):
@@ -105,11 +106,14 @@ class Runner:
 
     def reboot(self):
         """Simulated power back on: the old App is let go (and collected) before the new one is
-        built, as on a board, where a reset frees everything; two at once do not fit a Pico."""
+        built, as on a board, where a reset frees everything; two at once do not fit a Pico. So
+        are the modules loaded since the boot (features kept by a command), as a reset does."""
         hands = getattr(self.world, "hands", None)
         if hands is not None:
             hands.tick = None            # the world's hands held the old App's tick
         self.app = None
+        from firmware import drop
+        drop(*[m for m in sys.modules if m not in self.booted])   # features a command loaded
         gc.collect()
         hw = self.world.reboot()
         gc.collect()          # the description's parse is garbage now, as at the first boot
