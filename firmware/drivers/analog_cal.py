@@ -149,6 +149,7 @@ def setup(self, read_u16, mem32, sel_base, n, zero_code=1241, on_codes=150, off_
     self.ueff = array("H", z)           # the unit of the stack on the slot, learnt (0: not yet)
     self.unclear = bytearray(nb)        # slots whose settled reading no stack of one colour gives
     self._pending = bytearray(nb)       # slots changed since the board was last still
+    self._seen = array("H", z)           # each occupied slot's level at its last drift step
     self._wlevel = 0                    # the watched slot's level at the last scan
     self.level = array("H", z)
     for s in range(n):

@@ -158,6 +158,18 @@ class AnalogScanner:
         if bool(was) != mixed:
             self.fault_changed = True
 
+    def forget(self):
+        """Forget every slot's learnt unit and unclear mark (the checkers set out anew: other
+        magnets may stand where the units were learnt); each is learnt again once still."""
+        for s in range(self.n):
+            self.ueff[s] = 0
+            self._set_band(s, self.state[s])
+        for b in range(self.nbytes):
+            if self.unclear[b]:
+                self.unclear[b] = 0
+                self.fault_changed = True
+            self._pending[b] = 0
+
     def _set_band(self, s, v):
         """Set slot s's band for state v."""
         base = self.baseline[s]
@@ -276,6 +288,8 @@ class AnalogScanner:
             return
         if st != old:
             self.state[s] = st
+            if (st ^ old) & _BLACK_FLAG:
+                self.ueff[s] = 0          # the other colour: other magnets, a unit to learn anew
             if self.crosstalk is not None:
                 self._neighbours(s, old, st)
             b = s >> 3
@@ -353,7 +367,13 @@ class AnalogScanner:
         and a 3-stack near the edge would stay there inside the hysteresis."""
         w = self._watch - 0x100
         s = w & 0xFF
-        lv = self.level[s]
+        self.select(s)                        # read again now: the round robin comes back to
+        lv = self.level[s]                    # it only every n / per_scan scans
+        lv += (self.read_u16() - lv) >> self.filter_shift
+        self.level[s] = lv
+        if lv > self.hi[s] or lv < self.lo[s]:
+            self._change(s, lv)
+            w = self._watch - 0x100
         d = lv - self._wlevel
         self._wlevel = lv
         if d > self.unit[s] >> 5 or -d > self.unit[s] >> 5:
@@ -384,7 +404,13 @@ class AnalogScanner:
         if self.state[s] != _EMPTY:
             if self.levels > 1 and not self._watch:
                 self._recheck(s, lv)
-                self._judge(s, self.level[s])
+                # judged only when still since this slot's last drift step (a round ago): a
+                # level read while a checker comes or goes is a passing value, no stack's own
+                lv = self.level[s]
+                d = lv - self._seen[s]
+                self._seen[s] = lv
+                if (d if d >= 0 else -d) <= self.unit[s] >> 5:
+                    self._judge(s, lv)
         else:
             base = self.baseline[s]
             step = (lv - base) >> self.drift_shift

@@ -129,22 +129,31 @@ class SimHands:
             self._show(z)
 
     def setup(self, board, zmap):
-        """Set out the checkers of a 52-count board (a rules Position's) as the variant places them."""
-        self.hand = []
-        self.hand_ids = []
-        for z in range(len(self.stacks)):
-            self.stacks[z] = []
-            self.ids[z] = []
+        """Set out the checkers of a 52-count board (a rules Position's) as the variant places
+        them, as people do: the checkers already standing right stay where they are (a zone keeps
+        the bottom of its stack while it is of the side the zone gets), the others are moved."""
+        want = []
         for side in (0, 1):
-            mid = 15 * side
             for pip in range(26):
                 n = board[side * 26 + pip]
                 if n:
-                    z = zmap.zone(side, pip)
-                    self.stacks[z].extend([side] * n)
-                    for _ in range(n):
-                        self.ids[z].append(mid if mid < 15 * side + 15 else None)
-                        mid += 1
+                    want.append((zmap.zone(side, pip), side, n))
+        keep = [0] * len(self.stacks)
+        for z, side, n in want:
+            st = self.stacks[z]
+            k = 0
+            while k < len(st) and k < n and st[k] == side:
+                k += 1
+            keep[z] = k
+        for z in range(len(self.stacks)):
+            del self.stacks[z][keep[z]:]
+            del self.ids[z][keep[z]:]
+        self.hand = []
+        self.hand_ids = []
+        for z, side, n in want:
+            while len(self.stacks[z]) < n:
+                self.stacks[z].append(side)
+                self.ids[z].append(self._free_id(side))
         for z in range(len(self.stacks)):
             self._show(z)
 
@@ -211,6 +220,7 @@ def run(app, words, fail, need):
     elif act == "setup":
         need(words, 2, "sim setup")
         sim.setup(app.session.tracked_board(), app.session.zmap)
+        _set_out(app)
     elif act == "wait":
         need(words, 3, "sim wait <ms>")
         sim.wait(number(words[2], 0, 600000, "ms"))
@@ -226,6 +236,7 @@ def run(app, words, fail, need):
             fail("bad position: %s" % exc)
         force_position(app.session, pos, app.by)
         sim.setup(pos.board, app.session.zmap)
+        _set_out(app)
     elif act == "leds":
         need(words, 3, "sim leds on|off")
         if words[2] not in ("on", "off"):
@@ -236,6 +247,15 @@ def run(app, words, fail, need):
         app.power_cut()
     else:
         fail("unknown sim action %r" % act[:12])
+
+
+def _set_out(app):
+    """The checkers were set out between two scans, which no hand does: a slot's stack may now
+    be of other magnets without the slot having been empty on the way, so the analog scanner
+    forgets the units it learnt (as it does for a slot seen empty) and learns them again."""
+    forget = getattr(getattr(app.hw.zones, "scanner", None), "forget", None)
+    if forget is not None:
+        forget()
 
 
 def _hex_frame(word, fail):
