@@ -33,6 +33,10 @@ _WATCH = const(5)      # a slot that changed is read again for _WATCH << filter_
 _EMPTY = const(0)
 _BLACK_FLAG = const(4)  # state: 0 empty, else the level (1..3) | 4 when Black
 _NONE = const(255)      # no neighbour
+_SIG_OWN = const(6)     # a clean stack reads within r >> 6 of its ratio r by its learnt unit,
+_SIG_CAL = const(3)     # within r >> 3 by the calibrated one (board.json's magnet tolerances:
+                        # Br 1.7 %, thickness 2.5 %, seat ~0.5 %, lateral ~1 %, twice: the
+                        # calibration's magnet and the stack's)
 
 
 def build(cfg, machine, sim, storage):
@@ -134,9 +138,13 @@ class AnalogScanner:
             u = self.ueff[s]
             unit = self.unit[s]
             r = self.ratios[k - 1]
-            if u:
-                x = d * 256 // u
-                e = x - r if x >= r else r - x
+            # how far a clean stack's reading may stray from r: little by its own learnt unit
+            # (a checker put back lies a little aside), by the calibrated one the spread of the
+            # magnets (the calibration's own and the stack's: Br, thickness, seat, lateral)
+            sig = r >> _SIG_OWN if u else r >> _SIG_CAL
+            x = d * 256 // (u or unit)
+            e = x - r if x >= r else r - x
+            if e > sig:
                 y = x - r + self._top(k)                   # from a k-stack topped by the other
                 mixed = (y if y >= 0 else -y) < e
                 if k < self.levels and not mixed:          # ... or a k+1-stack so topped
