@@ -47,10 +47,6 @@ def test_soak_board_logic(variant, chunk):
 @pytest.mark.parametrize("front_end", ["analog", "digital"])
 @pytest.mark.parametrize("variant", cmd_soak.VARIANTS)
 def test_soak_full_simulation(variant, front_end):
-    if (variant, front_end) == ("persian", "digital"):
-        # issue 21, open: one illegal placement the presence-only build does not flag at once
-        # (python -m host_tools soak --variant persian --seed 7 --game 1 --front-end digital)
-        pytest.xfail("issue 21: an unflagged illegal placement on the presence-only build, seed 7")
     _assert_clean(variant, cmd_soak.run(variant, FULL_GAMES, seed=7, noise="high",
                                         front_end=front_end))
 

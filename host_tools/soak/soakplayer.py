@@ -378,6 +378,9 @@ class Player:
         # frame-level world has no slots; presence-only switches see a full zone as full)
         tops = not vb.fast and s.capacity[src] > 5
         bad = [z for z in bad if not (allowed >> z) & 1 and len(stacks[z]) < (15 if tops else 5)]
+        # nor on a zone whose sensor the zone reader distrusts (brushed or chattering): its count
+        # comes from the game there, so no sensor can see the checker (same_to_sensors)
+        bad = [z for z in bad if not (tr.faults >> z) & 1]
         if bad and tr.state != SETTLED:
             deep = [z for z in bad if len(stacks[z]) >= 5]
             z = self.rng.choice(deep if deep and self.rng.random() < 0.7 else bad)
