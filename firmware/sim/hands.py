@@ -132,28 +132,41 @@ class SimHands:
         """Set out the checkers of a 52-count board (a rules Position's) as the variant places
         them, as people do: the checkers already standing right stay where they are (a zone keeps
         the bottom of its stack while it is of the side the zone gets), the others are moved."""
-        want = []
+        done = 0                        # zones the position has checkers on
         for side in (0, 1):
             for pip in range(26):
                 n = board[side * 26 + pip]
                 if n:
-                    want.append((zmap.zone(side, pip), side, n))
-        keep = [0] * len(self.stacks)
-        for z, side, n in want:
-            st = self.stacks[z]
-            k = 0
-            while k < len(st) and k < n and st[k] == side:
-                k += 1
-            keep[z] = k
+                    z = zmap.zone(side, pip)
+                    done |= 1 << z
+                    st = self.stacks[z]
+                    k = 0
+                    while k < len(st) and k < n and st[k] == side:
+                        k += 1
+                    del st[k:]
+                    del self.ids[z][k:]
+        used = 0                        # (a bit per magnet id: no set built per checker)
         for z in range(len(self.stacks)):
-            del self.stacks[z][keep[z]:]
-            del self.ids[z][keep[z]:]
+            if not (done >> z) & 1:
+                self.stacks[z] = []
+                self.ids[z] = []
+            for i in self.ids[z]:
+                if i is not None:
+                    used |= 1 << i
         self.hand = []
         self.hand_ids = []
-        for z, side, n in want:
-            while len(self.stacks[z]) < n:
-                self.stacks[z].append(side)
-                self.ids[z].append(self._free_id(side))
+        for side in (0, 1):
+            mid = 15 * side
+            for pip in range(26):
+                n = board[side * 26 + pip]
+                if n:
+                    z = zmap.zone(side, pip)
+                    while len(self.stacks[z]) < n:
+                        while mid < 15 * side + 15 and (used >> mid) & 1:
+                            mid += 1
+                        self.stacks[z].append(side)
+                        self.ids[z].append(mid if mid < 15 * side + 15 else None)
+                        mid += 1
         for z in range(len(self.stacks)):
             self._show(z)
 
