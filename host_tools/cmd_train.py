@@ -17,7 +17,8 @@ def main(argv):
     ap.add_argument("--chunk", type=int, default=5000, help="save (and check) every N games")
     ap.add_argument("--check-pairs", type=int, default=100,
                     help="paired games per strength check at each save (0: none)")
-    ap.add_argument("--rate", type=float, default=0.0001, help="learning rate at the start")
+    ap.add_argument("--rate", type=float, default=0.1,
+                    help="learning rate per position at the start (falls to a quarter by 200k games)")
     ap.add_argument("--lam", type=float, default=0.7, help="TD lambda")
     ap.add_argument("--folder", help="where the weights live (default: the shipped ones)")
     args = ap.parse_args(argv)

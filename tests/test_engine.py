@@ -297,3 +297,112 @@ def test_analysis_html_report_has_a_plot_and_escapes_names():
     page = html_report(rep)
     assert "<svg" in page and "<polyline" in page and "&lt;Al&gt;" in page and "<Al>" not in page
     assert page.count("class='bad'") == 1
+
+
+# -- the learner: the gradient, the perspective of the targets, the size of a game's step ------
+
+@pytest.mark.parametrize("inputs,hidden,outputs,rows", [(7, 5, 3, 1), (7, 5, 3, 4), (12, 3, 5, 6)])
+def test_learn_steps_down_the_summed_cross_entropy(inputs, hidden, outputs, rows):
+    """Net.learn's step is -rate x the gradient of the summed cross-entropy (finite
+    differences in float64), and learn_each is the same step taken one row at a time."""
+    import numpy as np
+    rng = np.random.default_rng(inputs + rows)
+    net = Net(inputs, hidden, outputs, seed=rows)
+    for k, a in net.arrays().items():
+        setattr(net, k, a.astype(np.float64))
+    x, t = rng.random((rows, inputs)), rng.random((rows, outputs))
+
+    def loss():
+        o = net.forward(x)
+        return -(t * np.log(o) + (1 - t) * np.log(1 - o)).sum()
+    stepped = Net.from_arrays(net.arrays())
+    for k in ("w1", "b1", "w2", "b2"):
+        setattr(stepped, k, getattr(net, k).copy())
+    stepped.learn(x, t, 1e-3)
+    for k in ("w1", "b1", "w2", "b2"):
+        w = getattr(net, k)
+        grad = np.zeros_like(w)
+        for i in np.ndindex(w.shape):
+            old = w[i]
+            w[i] = old + 1e-6
+            up = loss()
+            w[i] = old - 1e-6
+            grad[i] = (up - loss()) / 2e-6
+            w[i] = old
+        assert np.allclose((w - getattr(stepped, k)) / 1e-3, grad, atol=1e-6), k
+    a, b = Net(inputs, hidden, outputs, seed=1), Net(inputs, hidden, outputs, seed=1)
+    for r in range(rows):
+        a.learn(x[r:r + 1], t[r:r + 1], 0.1)
+    b.learn_each(x, t, 0.1)
+    for k in ("w1", "b1", "w2", "b2"):
+        assert np.allclose(getattr(a, k), getattr(b, k), atol=1e-6), k
+
+
+@pytest.mark.parametrize("positions", [1, 10, 60, 200])
+def test_a_games_length_does_not_scale_the_trainers_step(positions):
+    """A game of ``positions`` alike positions moves the trained-size network towards their
+    target and never past it at the trainer's rate. (Summing a game's gradients into one
+    step, as the trainer once did, overshot by about the game's length: at rate 0.1 a game of
+    60 positions threw every output to the far side of its target.)"""
+    import numpy as np
+    from host_tools.engine.encode import Geometry, features, start_view
+    from host_tools.engine.train import RATE
+    rules = get_rules("backgammon")
+    x = np.repeat(features(start_view(rules)[None], Geometry(rules)), positions, axis=0)
+    target = np.tile([0.6, 0.2, 0.05, 0.15, 0.01], (positions, 1))
+    net = Net(INPUTS, 64, 5, seed=1)
+    before = np.abs(net.forward(x[:1])[0] - target[0])
+    side = np.sign(net.forward(x[:1])[0] - target[0])
+    net.learn_each(x, target, RATE)
+    after = net.forward(x[:1])[0] - target[0]
+    assert (np.abs(after) <= before + 1e-6).all() and (after * side >= -1e-3).all()
+    if positions >= 60:
+        assert np.abs(after).max() < 0.01
+
+
+@pytest.mark.parametrize("variant", ALL)
+def test_flip_is_an_involution_that_swaps_wins_and_losses(variant):
+    import numpy as np
+    out = Outcomes(get_rules(variant))
+    o = np.random.default_rng(1).random((4, out.n))
+    assert np.allclose(out.flip(out.flip(o)), o)
+    assert np.allclose(out.equity(out.flip(o)), -out.equity(o))
+    for pts in get_rules(variant).results:
+        assert out.flip(out.terminal(pts, True)).tolist() == out.terminal(pts, False).tolist()
+
+
+@pytest.mark.parametrize("variant", ALL)
+def test_self_play_learns_the_positions_before_each_play_from_the_movers_side(variant,
+                                                                               monkeypatch):
+    """The trace's inputs are the positions before each play seen by their mover (matador's
+    second play and a doublet included), ``flip`` says when the next mover is the other side,
+    the outcome is the last mover's win; lambda 1 makes every target that outcome seen from
+    its state's side, lambda 0 the next state's value seen from it."""
+    import numpy as np
+    from firmware.rules import game as game_module
+    from host_tools.engine.encode import Geometry, features, position_view
+    from host_tools.engine.selfplay import lambda_returns, self_play
+    rules = get_rules(variant)
+    geo, out = Geometry(rules), Outcomes(rules)
+    seen = []
+    commit = game_module.Game.commit
+
+    def spy(game):
+        seen.append((features(position_view(game.pos, game.side)[None], geo)[0], game.side))
+        return commit(game)
+    monkeypatch.setattr(game_module.Game, "commit", spy)
+    net = _random_net(rules)
+    tr, (winner, points, _plies) = self_play(net, rules, Dice(11))
+    x = np.asarray(tr.x)
+    assert len(seen) == len(x) and np.array_equal(np.asarray([s[0] for s in seen]), x)
+    sides = [s[1] for s in seen]
+    assert tr.flip == [sides[t + 1] != sides[t] for t in range(len(sides) - 1)]
+    assert sides[-1] == winner and tr.z.tolist() == out.terminal(points, True).tolist()
+    assert np.allclose(np.asarray(tr.o), net.forward(x), atol=1e-6)
+    g1 = lambda_returns(tr, out, 1.0)
+    for t, s in enumerate(sides):
+        assert g1[t].tolist() == (tr.z if s == winner else out.flip(tr.z)).tolist()
+    g0 = lambda_returns(tr, out, 0.0)
+    for t in range(len(sides) - 1):
+        v = tr.o[t + 1]
+        assert np.allclose(g0[t], out.flip(v) if sides[t + 1] != sides[t] else v)

@@ -108,7 +108,6 @@ def main(argv):
 
 def _speed(args):
     """Self-play games per second with learning, as ``train`` plays them (weights not saved)."""
-    import numpy as np
     from host_tools.engine import weights
     from host_tools.engine.gameplay import Dice
     from host_tools.engine.outcomes import Outcomes
@@ -124,7 +123,7 @@ def _speed(args):
     plies = 0
     for i in range(args.speed):
         tr, (_w, _p, n) = self_play(net, rules, Dice(args.seed * 1_000_003 + i))
-        net.learn(np.asarray(tr.x), lambda_returns(tr, out, 0.7), 0.0)
+        net.learn_each(tr.x, lambda_returns(tr, out, 0.7), 0.0)
         plies += n
     dt = time.time() - t0
     res = {"variant": args.variant, "games": args.speed, "seconds": round(dt, 2),

@@ -1,8 +1,12 @@
 """The evaluator network: inputs -> sigmoid hidden layer -> sigmoid outcome probabilities.
 
 Plain numpy, float32. ``forward`` scores a batch of inputs; ``learn`` takes one gradient step
-of the cross-entropy between the outputs and targets (the TD trainer's lambda-returns). The
-weights are saved as ``.npz`` beside a JSON provenance record (see ``weights.py``).
+of the cross-entropy between the outputs and targets summed over the rows; ``learn_each`` takes
+one step per row, in order, which is what the TD trainer does with a game's lambda-returns
+(TD-Gammon's per-position update: a game's positions are alike, so one step of their summed
+gradient moves each output about as far as a step per position times the game's length, and
+the rate that keeps it stable falls as games get longer). The weights are saved as ``.npz``
+beside a JSON provenance record (see ``weights.py``).
 """
 
 import numpy as np
@@ -42,6 +46,23 @@ class Net:
         self.w1 -= rate * (x.T @ d1)
         self.b1 -= rate * d1.sum(axis=0)
         return o
+
+    def learn_each(self, x, target, rate):
+        """One gradient step of the cross-entropy per row of ``x``, in order, each row seeing
+        the weights its predecessors left (the step of a zero input's weights is zero, so only
+        the rows of ``w1`` of a row's nonzero inputs are touched)."""
+        w1, b1, w2, b2 = self.w1, self.b1, self.w2, self.b2
+        for xi, ti in zip(np.asarray(x, dtype=np.float32), np.asarray(target)):
+            nz = np.flatnonzero(xi)
+            xs = xi[nz]
+            h = _sigmoid(xs @ w1[nz] + b1)
+            o = _sigmoid(h @ w2 + b2)
+            d2 = (o - ti).astype(np.float32)
+            d1 = (w2 @ d2) * h * (1.0 - h)
+            w2 -= rate * np.outer(h, d2)
+            b2 -= rate * d2
+            w1[nz] -= rate * np.outer(xs, d1)
+            b1 -= rate * d1
 
     def arrays(self):
         return {"w1": self.w1, "b1": self.b1, "w2": self.w2, "b2": self.b2}

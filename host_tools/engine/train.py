@@ -10,7 +10,6 @@ import subprocess
 import sys
 import time
 
-import numpy as np
 
 from firmware.rules.variants import get_rules
 from host_tools.engine import weights
@@ -21,6 +20,7 @@ from host_tools.engine.outcomes import Outcomes
 from host_tools.engine.selfplay import lambda_returns, self_play
 
 HIDDEN = 64
+RATE = 0.1            # per position (net.learn_each), TD-Gammon's rate
 
 
 def game_seed(seed, i):
@@ -43,7 +43,7 @@ def rate_at(rate, games):
 class Trainer:
     """Trains ``variant``'s network; ``folder`` holds the weights and their record."""
 
-    def __init__(self, variant, seed=1, folder=None, lam=0.7, rate=0.0001, hidden=HIDDEN,
+    def __init__(self, variant, seed=1, folder=None, lam=0.7, rate=RATE, hidden=HIDDEN,
                  resume=False, log=sys.stderr):
         self.variant = variant
         self.rules = get_rules(variant)
@@ -72,7 +72,7 @@ class Trainer:
             while self.done < end:
                 tr, (_w, _p, n) = self_play(self.net, self.rules, Dice(game_seed(self.seed, self.done)))
                 g = lambda_returns(tr, self.out, self.lam)
-                self.net.learn(np.asarray(tr.x), g, rate_at(self.rate, self.done))
+                self.net.learn_each(tr.x, g, rate_at(self.rate, self.done))
                 self.done += 1
                 plies += n
                 if self.done % 200 == 0 or self.done == end:
@@ -95,7 +95,8 @@ class Trainer:
         rec["training"] = {"seed": self.seed, "lambda": self.lam, "rate": self.rate,
                            "games": self.done, "hidden": int(self.net.shape[1]),
                            "inputs": int(self.net.shape[0]), "outputs": self.out.names,
-                           "method": "TD(lambda) self-play, forward view applied per game, "
+                           "method": "TD(lambda) self-play, forward view applied at the end of "
+                                     "each game, one step per position in order, "
                                      "cross-entropy on sigmoid outputs"}
         rec["command"] = ("python -m host_tools train --variant %s --games %d --seed %d"
                           % (self.variant, self.done, self.seed))
