@@ -157,7 +157,14 @@ class AnalogScanner:
                 self.ueff[s] = u if lo <= u <= hi else 0     # (not a checker's reading)
         if mixed:
             self.unclear[b] |= m
-            h = (self.ueff[s] or self.unit[s]) >> 4
+            # the band follows the reading, half as wide as the least change one checker more
+            # or less makes (never narrower than the hysteresis: noise at a threshold must not
+            # make the slot flicker), so the next change is seen
+            k = st & 3
+            u = self.ueff[s] or self.unit[s]
+            h = u * self._top(k + 1 if k < self.levels else k) >> 9
+            t = u * self.hyst >> 8
+            h = t if t > h else h
             self.hi[s] = v + h if v + h < 0xFFFF else 0xFFFF
             self.lo[s] = v - h if v > h else 0
         else:
