@@ -172,11 +172,9 @@ def main(argv):
             print("calibrate: zones are 1..24, bar0, bar1, off0, off1", file=sys.stderr)
             return 2
     from mpremote.transport import TransportError, TransportExecError
-    from mpremote.transport_serial import SerialTransport
-
-    from host_tools.cmd_deploy import enter_raw_repl
+    from host_tools.cmd_deploy import enter_raw_repl, open_transport
     try:
-        transport = SerialTransport(port, baudrate=115200)
+        transport = open_transport(port)
     except TransportError as exc:
         print("calibrate: cannot open %s: %s" % (port, exc), file=sys.stderr)
         return 1

@@ -24,6 +24,9 @@ BUILD_DIR = os.path.join("build", "deploy")
 SKIP_DIRS = ("firmware/sim",)
 FRONT_ENDS = ("digital", "analog")
 CHUNK = 1024
+# Seconds a read of the port waits for a byte: mpremote reads a pty one byte at a time and,
+# without it, waits for ever on a board that went quiet (its own timeouts then apply).
+READ_TIMEOUT_S = 2
 
 # Runs on the board: SHA-256 of the given files (None when missing), every file under /firmware,
 # and which directories exist.
@@ -61,6 +64,12 @@ for _d in %(roots)r:
     _walk(_d, _files, _dirs)
 print(repr({'hash': dict((p, _h(p)) for p in %(paths)r), 'files': _files, 'dirs': _dirs}))
 """
+
+
+def open_transport(port):
+    """mpremote's serial transport on ``port``, with reads that end (``READ_TIMEOUT_S``)."""
+    from mpremote.transport_serial import SerialTransport
+    return SerialTransport(port, baudrate=115200, timeout=READ_TIMEOUT_S)
 
 
 class DeployError(Exception):
@@ -287,13 +296,12 @@ def deploy(port, root=REPO_ROOT, dry_run=False, reset=True, out=None, front_end=
     standard output at the time of the call by default); returns (copied, removed) paths."""
     out = out or sys.stdout
     from mpremote.transport import TransportError
-    from mpremote.transport_serial import SerialTransport
 
     items = build_image(root, front_end=front_end)
     print("Built %d files (%d bytes) from %s" % (len(items), sum(len(i.data) for i in items), root),
           file=out)
     try:
-        transport = SerialTransport(port, baudrate=115200)
+        transport = open_transport(port)
     except TransportError as exc:
         raise DeployError("cannot open %s: %s" % (port, exc))
     try:
