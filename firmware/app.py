@@ -28,7 +28,7 @@ class App:
         self.features = {}   # commands of feature modules this board adds (protocol.FEATURES)
         if world is not None:
             from firmware.sim.hands import SimHands
-            self.features["sim"] = "firmware.sim.hands"   # the sim's own commands
+            self.features["sim"] = "firmware.sim.commands"   # the sim's own commands
             hands = getattr(world, "hands", None)
             if hands is None:
                 hands = SimHands(world)
@@ -66,13 +66,15 @@ class App:
     # -- life --------------------------------------------------------------------------------------
     def start(self):
         """Say hello, then resume the journaled game or start a new match."""
+        # the resident modules first, while the heap is whole: the game read back leaves it
+        # in holes, and their code needs blocks of a kilobyte and more
+        from firmware.board.ledview import LedView
+        from firmware.board.hwfaults import HwFaults
         self.emit("hello", {"fw": FW_VERSION, "hw": "sim" if self.sim is not None else "rp2040",
                             "variant": self.variant, "board": self.session.identity.board_id,
                             "locked": self.session.auth.locked})
         if not self.session.resume():
             self.session.new_match(self.variant)
-        from firmware.board.ledview import LedView
-        from firmware.board.hwfaults import HwFaults
         self.hwfaults = HwFaults(self.hw)
         self.view = LedView(self.hw.leds)
         if "hall" in self.features:              # loaded for good: it publishes every line

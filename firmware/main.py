@@ -50,6 +50,33 @@ def _sleep_ms(ms):
         time.sleep(ms / 1000)
 
 
+# What a simulated reboot keeps: the world (the sim's modules: its flash, checkers and clock
+# survive a power cut) and the host side of the link (the reader holds the input in transit)
+_KEPT = ("firmware.sim", "firmware.board.hostlink", "firmware.main")
+
+
+def _board_module(name):
+    """Whether the module ``name`` is the board's (a reset frees it), not the simulated world's
+    nor the host's."""
+    if not name.startswith("firmware."):
+        return False
+    for kept in _KEPT:
+        if name == kept or name.startswith(kept + "."):
+            return False
+    return True
+
+
+def _resident():
+    """Import the modules a playing board keeps, before anything else takes the heap: their code
+    lies together at its bottom, and the work of the boot (the description's parse, the game
+    read back) leaves its holes above them, not between them."""
+    from firmware import app                    # (the session, the rules core, the tracker ...)
+    from firmware.board import ledview, hwfaults
+    from firmware.drivers import hardware
+    del app, ledview, hwfaults, hardware
+    gc.collect()
+
+
 class Runner:
     """Owns the App (and, simulated, the world it reboots on after a power cut)."""
 
@@ -63,6 +90,7 @@ class Runner:
         if self.sim:
             from firmware import sim
             sim.install(False)     # (rp2: the world's, when a PIO strip needs it)
+            _resident()
             from firmware.drivers import board_config
             from firmware.drivers import hardware
             from firmware.sim.world import SimWorld, build
@@ -79,7 +107,6 @@ class Runner:
         self.closed = None    # the REPL's state: closed while the board is locked (``guard``)
         gc.collect()          # the description's parse is garbage now: free it before the App
         self.app = self._boot(hw)   # is built, so the App's long-lived objects fill its place
-        self.booted = tuple(sys.modules)   # what a board holds after a boot (see ``reboot``)
         self.guard()
 
     def guard(self):
@@ -107,14 +134,20 @@ class Runner:
     def reboot(self):
         """Simulated power back on: the old App is let go (and collected) before the new one is
         built, as on a board, where a reset frees everything; two at once do not fit a Pico. So
-        are the modules loaded since the boot (features kept by a command), as a reset does."""
+        is every module of the board's (``_board_module``): a reset loads them all again, into
+        an empty heap, and so does the next boot here, into the room they leave together (kept,
+        the modules a long session loaded again in its holes stay there as islands, and the
+        journal's replay found no block of a few hundred bytes in 45 KB free)."""
         hands = getattr(self.world, "hands", None)
         if hands is not None:
             hands.tick = None            # the world's hands held the old App's tick
         self.app = None
         from firmware import drop
-        drop(*[m for m in sys.modules if m not in self.booted])   # features a command loaded
+        drop(*[m for m in sys.modules if _board_module(m)])
         gc.collect()
+        if hands is not None:
+            hands.pack()                 # the checkers' lists, out of the next boot's way
+            gc.collect()
         hw = self.world.reboot()
         gc.collect()          # the description's parse is garbage now, as at the first boot
         self.app = self._boot(hw)

@@ -106,6 +106,16 @@ class Storage:
         except OSError:
             return []
 
+    def each_name(self):
+        """The files' names one at a time (``names`` without its list: a flash of many games
+        names them in a kilobyte, which a fragmented heap may not have in one piece)."""
+        try:
+            for entry in self.fs.ilistdir(self.root):
+                if not entry[0].endswith(_TMP):
+                    yield entry[0]
+        except OSError:
+            return
+
 
 class _OsFiles:
     """The os module plus the built-in open, in the shape of the simulator's flash."""
@@ -115,10 +125,16 @@ class _OsFiles:
         self.rename = os.rename
         self.remove = os.remove
         self.listdir = os.listdir
+        self.ilistdir = getattr(os, "ilistdir", None) or _ilistdir(os)
         self.stat = os.stat
 
     def open(self, path, mode="r"):
         return open(path, mode)
+
+
+def _ilistdir(os):
+    """``os.ilistdir`` where the os module has none (CPython): (name,) for each entry."""
+    return lambda path: ((name,) for name in os.listdir(path))
 
 
 def checksum(data):

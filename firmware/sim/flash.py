@@ -116,5 +116,12 @@ class SimFlash:
     def listdir(self, path="/"):
         return os.listdir(self.host(path))
 
+    def ilistdir(self, path="/"):
+        """The entries one at a time, as MicroPython's ``os.ilistdir`` (CPython: (name,))."""
+        host = self.host(path)
+        if hasattr(os, "ilistdir"):
+            return os.ilistdir(host)
+        return ((name,) for name in os.listdir(host))
+
     def stat(self, path):
         return os.stat(self.host(path))

@@ -45,3 +45,6 @@ class MemStorage:
 
     def names(self):
         return list(self.files)
+
+    def each_name(self):
+        return iter(list(self.files))
