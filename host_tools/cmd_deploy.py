@@ -24,9 +24,10 @@ BUILD_DIR = os.path.join("build", "deploy")
 SKIP_DIRS = ("firmware/sim",)
 FRONT_ENDS = ("digital", "analog")
 CHUNK = 1024
-# Seconds a read of the port waits for a byte: mpremote reads a pty one byte at a time and,
-# without it, waits for ever on a board that went quiet (its own timeouts then apply).
-READ_TIMEOUT_S = 2
+# Seconds a read of the port waits for a byte (a loaded PC's fake board can be seconds late):
+# mpremote reads a pty one byte at a time and, without it, waits for ever on a board that went
+# quiet (its own timeouts then apply).
+READ_TIMEOUT_S = 10
 
 # Runs on the board: SHA-256 of the given files (None when missing), every file under /firmware,
 # and which directories exist.

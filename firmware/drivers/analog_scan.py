@@ -382,13 +382,7 @@ class AnalogScanner:
         and a 3-stack near the edge would stay there inside the hysteresis."""
         w = self._watch - 0x100
         s = w & 0xFF
-        self.select(s)                        # read again now: the round robin comes back to
-        lv = self.level[s]                    # it only every n / per_scan scans
-        lv += (self.read_u16() - lv) >> self.filter_shift
-        self.level[s] = lv
-        if lv > self.hi[s] or lv < self.lo[s]:
-            self._change(s, lv)
-            w = self._watch - 0x100
+        lv = self.level[s]
         d = lv - self._wlevel
         self._wlevel = lv
         if d > self.unit[s] >> 5 or -d > self.unit[s] >> 5:
