@@ -23,7 +23,7 @@ except ImportError:                 # CPython (host tools)
     def const(x):
         return x
 
-SCAN_MS = 5
+_SCAN_MS = const(5)   # the scan period, ms
 
 
 def _repo_root_on_path():
@@ -50,33 +50,6 @@ def _sleep_ms(ms):
         time.sleep(ms / 1000)
 
 
-# What a simulated reboot keeps: the world (the sim's modules: its flash, checkers and clock
-# survive a power cut) and the host side of the link (the reader holds the input in transit)
-_KEPT = ("firmware.sim", "firmware.board.hostlink", "firmware.main")
-
-
-def _board_module(name):
-    """Whether the module ``name`` is the board's (a reset frees it), not the simulated world's
-    nor the host's."""
-    if not name.startswith("firmware."):
-        return False
-    for kept in _KEPT:
-        if name == kept or name.startswith(kept + "."):
-            return False
-    return True
-
-
-def _resident():
-    """Import the modules a playing board keeps, before anything else takes the heap: their code
-    lies together at its bottom, and the work of the boot (the description's parse, the game
-    read back) leaves its holes above them, not between them."""
-    from firmware import app                    # (the session, the rules core, the tracker ...)
-    from firmware.board import ledview, hwfaults
-    from firmware.drivers import hardware
-    del app, ledview, hwfaults, hardware
-    gc.collect()
-
-
 class Runner:
     """Owns the App (and, simulated, the world it reboots on after a power cut)."""
 
@@ -90,7 +63,14 @@ class Runner:
         if self.sim:
             from firmware import sim
             sim.install(False)     # (rp2: the world's, when a PIO strip needs it)
-            _resident()
+            # the modules a playing board keeps first, before anything else takes the heap:
+            # their code lies together at its bottom, and the work of the boot (the
+            # description's parse, the game read back) leaves its holes above them
+            from firmware import app                # (the session, the rules core, ...)
+            from firmware.board import ledview, hwfaults
+            from firmware.drivers import hardware
+            del app, ledview, hwfaults, hardware
+            gc.collect()
             from firmware.drivers import board_config
             from firmware.drivers import hardware
             from firmware.sim.world import SimWorld, build
@@ -134,16 +114,28 @@ class Runner:
     def reboot(self):
         """Simulated power back on: the old App is let go (and collected) before the new one is
         built, as on a board, where a reset frees everything; two at once do not fit a Pico. So
-        is every module of the board's (``_board_module``): a reset loads them all again, into
-        an empty heap, and so does the next boot here, into the room they leave together (kept,
-        the modules a long session loaded again in its holes stay there as islands, and the
-        journal's replay found no block of a few hundred bytes in 45 KB free)."""
+        is every module of the board's (not the world's, ``firmware.sim``, which survives a power
+        cut, nor the host side of the link, whose reader holds the input in transit): a reset
+        loads them all again, into an empty heap, and so does the next boot here, into the room
+        they leave together (kept, the modules a long session loaded again in its holes stay
+        there as islands, and the journal's replay found no block of a few hundred bytes in
+        45 KB free). (Inline, not helpers: every global name costs the name pool, see
+        docs/perf.md.)"""
         hands = getattr(self.world, "hands", None)
         if hands is not None:
             hands.tick = None            # the world's hands held the old App's tick
         self.app = None
         from firmware import drop
-        drop(*[m for m in sys.modules if _board_module(m)])
+        kept = ("firmware.sim", "firmware.board.hostlink", "firmware.main")
+        board = []
+        for m in sys.modules:
+            if m.split(".", 1)[0] == "firmware" and m != "firmware":
+                for k in kept:
+                    if m == k or m.startswith(k + "."):
+                        break
+                else:
+                    board.append(m)
+        drop(*board)
         gc.collect()
         if hands is not None:
             hands.pack()                 # the checkers' lists, out of the next boot's way
@@ -177,7 +169,7 @@ class Runner:
                 if n < 0:
                     return
                 if not n:
-                    _sleep_ms(SCAN_MS)
+                    _sleep_ms(_SCAN_MS)
             except KeyboardInterrupt:
                 if not self.closed:       # unlocked: Ctrl-C stops the firmware (the REPL opens)
                     raise

@@ -618,7 +618,7 @@ def test_storage_on_the_boards_own_filesystem():
         assert st.read("a") is None
         st.write_atomic("a", b"one")
         st.write_atomic("a", b"two")
-        assert st.read("a") == b"two" and st.names() == ["a"]
+        assert st.read("a") == b"two" and list(st.names()) == ["a"]
         st.remove("a")
         assert st.read("a") is None
     finally:

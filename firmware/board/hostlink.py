@@ -21,10 +21,10 @@ except ImportError:                 # CPython (host tools)
 
 LINE_CAP = MAX_LINE + 1     # characters kept of a line: one more than any command may have
 _READ_BUDGET = const(512)           # bytes taken per call at most, so a flood cannot starve the scan
-_NL = 10
-_TAB = 9
-_CR = 13
-_QUERY = 63                 # "?": what a byte of 0x80 or more becomes
+_NL = const(10)
+_TAB = const(9)
+_CR = const(13)
+_QUERY = const(63)                # "?": what a byte of 0x80 or more becomes
 
 
 class LineReader:

@@ -155,7 +155,7 @@ class Journal:
     def games(self):
         """Serial numbers of the games on flash, oldest first."""
         out = []
-        for name in self.storage.each_name():
+        for name in self.storage.names():
             if name[:1] == "g" and name[1:].isdigit():
                 out.append(int(name[1:]))
         out.sort()

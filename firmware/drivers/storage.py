@@ -101,14 +101,9 @@ class Storage:
                 pass
 
     def names(self):
-        try:
-            return [n for n in self.fs.listdir(self.root) if not n.endswith(_TMP)]
-        except OSError:
-            return []
-
-    def each_name(self):
-        """The files' names one at a time (``names`` without its list: a flash of many games
-        names them in a kilobyte, which a fragmented heap may not have in one piece)."""
+        """The files' names one at a time (no list: a flash of many games names them in a
+        kilobyte, which a fragmented heap may not have in one piece); ``list()`` them before
+        removing any."""
         try:
             for entry in self.fs.ilistdir(self.root):
                 if not entry[0].endswith(_TMP):
@@ -125,16 +120,12 @@ class _OsFiles:
         self.rename = os.rename
         self.remove = os.remove
         self.listdir = os.listdir
-        self.ilistdir = getattr(os, "ilistdir", None) or _ilistdir(os)
+        self.ilistdir = getattr(os, "ilistdir", None) or (    # (CPython: (name,) entries)
+            lambda path: ((name,) for name in os.listdir(path)))
         self.stat = os.stat
 
     def open(self, path, mode="r"):
         return open(path, mode)
-
-
-def _ilistdir(os):
-    """``os.ilistdir`` where the os module has none (CPython): (name,) for each entry."""
-    return lambda path: ((name,) for name in os.listdir(path))
 
 
 def checksum(data):

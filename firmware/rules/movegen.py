@@ -31,7 +31,7 @@ except ImportError:                 # CPython
     def const(x):
         return x
 
-_MASK24 = 0xFFFFFF
+_MASK24 = const(0xFFFFFF)
 
 # The referee's reasons for refusing a play (``check``), each a code. When several readings of
 # the position reached fail, the reason of the lowest rank is given (among equals, the first

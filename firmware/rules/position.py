@@ -28,7 +28,7 @@ _SIDE_NAMES = const(("white", "black"))
 PIP_OF_BIT = {}          # the pip p of the one-bit mask 1 << p (the move generator's pip masks)
 for _p in range(SIDE):
     PIP_OF_BIT[1 << _p] = _p
-_HEX = "0123456789abcdef"
+_HEX = const("0123456789abcdef")
 
 
 class PositionError(ValueError):
@@ -160,11 +160,11 @@ class Position:
 
     def encode(self):
         """Compact form: 52 hex digits and the side to move."""
-        out = []
-        for n in self.board:
-            out.append(_HEX[n])
-        out.append(_HEX[self.turn])
-        return "".join(out)
+        out = bytearray(len(self.board) + 1)    # (one small block: a list grown by appends
+        for i in range(len(self.board)):          # asks a fragmented heap for a kilobyte)
+            out[i] = ord(_HEX[self.board[i]])
+        out[-1] = ord(_HEX[self.turn])
+        return out.decode()
 
     @classmethod
     def decode(cls, text):

@@ -44,7 +44,4 @@ class MemStorage:
         self.files.pop(name, None)
 
     def names(self):
-        return list(self.files)
-
-    def each_name(self):
         return iter(list(self.files))

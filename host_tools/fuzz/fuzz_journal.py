@@ -236,7 +236,7 @@ class Folder(Storage):
     # the flash: a folder (the game's files on disk, not in the heap), damaged in place and put
     # back after each boot, a kilobyte at a time
     def restore(self):
-        for name in self.names():
+        for name in list(self.names()):
             self.remove(name)
         for name in json.load(open(%(folder)r + "/index.json")):
             self.cut(name, -1)
