@@ -143,6 +143,52 @@ def test_a_command_the_heap_cannot_hold_is_answered_and_the_board_goes_on():
     assert app.out[2:] == [("help", None), ("ok", None)]
 
 
+
+def test_a_command_that_runs_out_of_heap_after_it_acted_says_so():
+    # "send it again" only when nothing changed: a command that journaled a line or began a new
+    # game before the heap ran out (``new`` switching games, say) would act twice if sent again
+    from firmware.board import protocol
+
+    class Journal:
+        serial = 4
+        count = 17
+
+    class acts_then_fails:
+        def run(self, app, words, fail, need):
+            if words[1] == "new":
+                app.session.journal.serial += 1
+                app.session.journal.count = 1
+            elif words[1] == "line":
+                app.session.journal.count += 1
+            raise MemoryError("memory allocation failed")
+
+    class Session:
+        journal = Journal()
+
+    class App:
+        session = Session()
+        sim = None
+        features = {"oomafter": "nardy_test_oom_after"}
+
+        def __init__(self):
+            self.out = []
+
+        def emit(self, kind, fields):
+            self.out.append((kind, fields.get("msg")))
+
+    sys.modules["nardy_test_oom_after"] = acts_then_fails()
+    try:
+        app = App()
+        for line in ("oomafter none", "oomafter new", "oomafter line"):
+            protocol.handle(app, line)
+    finally:
+        del sys.modules["nardy_test_oom_after"]
+    assert app.out[0] == ("err", "out of memory: send it again")
+    assert app.out[1] == ("err", "out of memory after it took effect (game 5, line 1): read the "
+                                 "status before sending it again")
+    assert app.out[2][1].startswith("out of memory after it took effect (game 5, line 2)")
+
+
 def _main():
     names = sorted(k for k in globals() if k.startswith("test_"))
     for name in names:

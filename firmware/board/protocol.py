@@ -67,6 +67,9 @@ def handle(app, line, by="host"):
         return True
     words = text.split()
     name = words[0].lower()
+    s = getattr(app, "session", None)
+    j = s.journal if s is not None else None
+    before = (j.serial, j.count) if j is not None else None     # (did a refused command act?)
     try:
         run(app, words, by)
     except CommandError as exc:
@@ -77,7 +80,13 @@ def handle(app, line, by="host"):
         return False
     except MemoryError:                # the heap, not the board: collect and let the host ask again
         gc.collect()
-        app.emit("err", {"cmd": text[:40], "msg": "out of memory: send it again"})
+        if j is None or (j.serial, j.count) == before:
+            app.emit("err", {"cmd": text[:40], "msg": "out of memory: send it again"})
+        else:                          # it acted before it ran out (a new game begun, a line
+            app.emit("err", {"cmd": text[:40],    # journaled): sent again, it would act twice
+                             "msg": "out of memory after it took effect (game %d, line %d): "
+                                    "read the status before sending it again"
+                                    % (j.serial, j.count)})
         return False
     except Exception as exc:           # a bug: say so on the link rather than stop the board
         app.emit("err", {"cmd": text[:40], "msg": "internal error: %r" % (exc,)})
