@@ -120,7 +120,7 @@ class Runner:
         they leave together (kept, the modules a long session loaded again in its holes stay
         there as islands, and the journal's replay found no block of a few hundred bytes in
         45 KB free). (Inline, not helpers: every global name costs the name pool, see
-        docs/perf.md.)"""
+        docs/hall.md, "A Pico W's heap".)"""
         hands = getattr(self.world, "hands", None)
         if hands is not None:
             hands.tick = None            # the world's hands held the old App's tick
@@ -129,6 +129,7 @@ class Runner:
         kept = ("firmware.sim", "firmware.board.hostlink", "firmware.main")
         board = []
         for m in sys.modules:
+            # (split, not startswith("firmware."): that short literal would be a new name)
             if m.split(".", 1)[0] == "firmware" and m != "firmware":
                 for k in kept:
                     if m == k or m.startswith(k + "."):
