@@ -379,28 +379,53 @@ class AnalogScanner:
     def _follow(self):
         """Read the slot that changed last again (``_recheck``) for some scans while its
         filtered level settles: a stack set down at once passes level 2's band on its way up,
-        and a 3-stack near the edge would stay there inside the hysteresis."""
+        and a 3-stack near the edge would stay there inside the hysteresis. When it has kept
+        still for the watch, the other slots that changed meanwhile are looked at once more a
+        scan later, and each judged only if it kept still too: a slot still moving inside its
+        band (a checker lifted while the board settles after power-up) is watched in turn, so
+        no stack is judged, nor its unit learnt, from a passing level."""
         w = self._watch - 0x100
         s = w & 0xFF
-        lv = self.level[s]
-        d = lv - self._wlevel
-        self._wlevel = lv
-        if d > self.unit[s] >> 5 or -d > self.unit[s] >> 5:
-            w = (_WATCH << self.filter_shift) << 8 | s    # not yet still
-        self._watch = w if w > 0xFF else 0
-        self._recheck(s, self.level[s])
-        if w <= 0xFF:                         # still for the watch: judge what changed
-            pend = self._pending
+        level = self.level
+        pend = self._pending
+        seen = self._seen
+        if w & 0x10000:                       # the scan after the watch (bit 16: above the
+            self._watch = 0                   # scan count, at most 0x50 << 8)
             for b in range(self.nbytes):
                 m = pend[b]
                 pend[b] = 0
                 t = b << 3
                 while m:
                     if m & 1:
-                        self._recheck(t, self.level[t])
-                        self._judge(t, self.level[t])
+                        lv = level[t]
+                        d = lv - seen[t]
+                        if d > self.unit[t] >> 6 or -d > self.unit[t] >> 6:
+                            pend[b] |= 1 << (t & 7)         # still moving: watch it
+                            self._watch = (_WATCH << self.filter_shift) << 8 | t
+                            self._wlevel = lv
+                        else:
+                            self._recheck(t, lv)
+                            self._judge(t, level[t])
                     m >>= 1
                     t += 1
+            return
+        lv = level[s]
+        d = lv - self._wlevel
+        self._wlevel = lv
+        if d > self.unit[s] >> 5 or -d > self.unit[s] >> 5:
+            w = (_WATCH << self.filter_shift) << 8 | s    # not yet still
+        self._watch = w if w > 0xFF else 0
+        self._recheck(s, level[s])
+        if w <= 0xFF and not self._watch:     # still for the watch: note what changed, to
+            for b in range(self.nbytes):      # judge it a scan later
+                m = pend[b]
+                t = b << 3
+                while m:
+                    if m & 1:
+                        seen[t] = level[t]
+                    m >>= 1
+                    t += 1
+            self._watch = 0x10100 | s
 
     def _track_drift(self):
         """For one slot per call: check for a railed (open/shorted) sensor, move an empty
