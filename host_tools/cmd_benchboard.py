@@ -290,8 +290,8 @@ def main(argv):
                     help="also rewrite the lift-to-LED section of docs/perf.md from these figures")
     args = ap.parse_args(argv)
     sys.path.insert(0, REPO_ROOT)
-    lift, place = scan_cpython(2 if args.quick else 5)
-    head = scan_head(2 if args.quick else 5)
+    lift, place = scan_cpython(1 if args.quick else 5)
+    head = scan_head(1 if args.quick else 5)
     hw = hardware_terms()
     result = {"cpython_ms": {"lift": round(lift[0][1] * 1000, 3), "place": round(place[0][1] * 1000, 3),
                              "head": round(head[0][1] * 1000, 3)},

@@ -93,7 +93,7 @@ def test_the_reader_rows_under_micropython_230k():
 
 @pytest.mark.soak
 def test_fuzzed_lines_under_micropython_soak():
-    s = fuzz_serial.fuzz(30000, seed=2026, batch=10000, micropython=True)
+    s = fuzz_serial.fuzz(12000, seed=2026, batch=6000, micropython=True)
     assert s["failures"] == [], s["failures"]
     assert s["crashes"] == s["unanswered"] == s["internal_errors"] == s["not_json"] == 0
     assert s["answers"] == s["command_lines"]

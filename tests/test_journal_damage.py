@@ -18,7 +18,7 @@ def _check(summary):
 
 
 def test_damaged_journals_boot_keep_every_good_line_and_say_what_they_lost():
-    _check(fuzz_journal.run(turns=100, every=211, seed=1))
+    _check(fuzz_journal.run(turns=100, every=401, seed=1))
 
 
 @pytest.mark.micropython
@@ -28,7 +28,7 @@ def test_damaged_journals_under_micropython_230k():
 
 @pytest.mark.soak
 def test_damaged_journals_many_more():
-    _check(fuzz_journal.run(turns=100, every=17, seed=3))
+    _check(fuzz_journal.run(turns=100, every=53, seed=3))
     _check(fuzz_journal.run_micropython(turns=100, every=101, seed=4))
 
 

@@ -212,11 +212,18 @@ def run(variants, positions, pairs, seed, weights_dir, agree=300):
     return report
 
 
+def _at_least_one(text):
+    n = int(text)
+    if n < 1:
+        raise argparse.ArgumentTypeError("at least 1 (the timing needs a position)")
+    return n
+
+
 def main(argv=None):
     from firmware.rules.variants import VARIANTS
     ap = argparse.ArgumentParser(prog="python -m host_tools.engine.boardbench", description=__doc__.splitlines()[0])
     ap.add_argument("--variants", nargs="*", default=sorted(VARIANTS))
-    ap.add_argument("--positions", type=int, default=40)
+    ap.add_argument("--positions", type=_at_least_one, default=40, help="random-play positions timed (at least 1)")
     ap.add_argument("--pairs", type=int, default=0, help="paired games of the 8-bit player against the float one")
     ap.add_argument("--agree", type=int, default=300, help="positions of the 8-bit/float agreement check")
     ap.add_argument("--seed", type=int, default=1)
