@@ -10,9 +10,9 @@ import pytest
 from host_tools import cmd_soak
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-FAST_GAMES = 200       # per variant, frame-level hardware: the board logic at speed (CI's budget;
+FAST_GAMES = 100       # per variant, frame-level hardware: the board logic at speed (CI's budget;
                        # the long runs of docs/testing.md play thousands with the soak command)
-LONG_GAMES = ("jacquet", "matador")     # twice as many turns a game: half the games (1,000 in all)
+LONG_GAMES = ("jacquet", "matador")     # twice as many turns a game: half the games (500 in all)
 CHUNKS = 4             # each variant's games in 4 runs of their own seed, to spread over workers
 # the front end of each chunk: board.json's (None) but the last, the other build's, so both stay
 # soaked whichever is the default
