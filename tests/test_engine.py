@@ -161,6 +161,21 @@ def test_training_reproduces_its_weights_from_seed_and_chunking(tmp_path):
     assert weights.load("short", str(tmp_path / "c"))[1]["weights_sha"] != ra["weights_sha"]
 
 
+def test_each_chunk_records_its_own_plies_not_the_runs_so_far(tmp_path):
+    # one run of two chunks of 3 games, against the same games as two runs of 3 (a resume):
+    # the second chunk's plies are its own games' in both
+    a = Trainer("short", seed=5, folder=str(tmp_path / "a"), hidden=8, log=io.StringIO())
+    a.run(6, chunk=3)
+    b = Trainer("short", seed=5, folder=str(tmp_path / "b"), hidden=8, log=io.StringIO())
+    b.run(3, chunk=3)
+    b = Trainer("short", resume=True, folder=str(tmp_path / "b"), log=io.StringIO())
+    b.run(3, chunk=3)
+    ha = weights.load("short", str(tmp_path / "a"))[1]["history"]
+    hb = weights.load("short", str(tmp_path / "b"))[1]["history"]
+    assert [e["chunk_plies"] for e in ha] == [e["chunk_plies"] for e in hb]
+    assert all(e["chunk_plies"] > 0 for e in ha)
+
+
 def test_weights_that_do_not_match_their_record_are_refused(tmp_path):
     rules = get_rules("persian")
     weights.save("persian", _random_net(rules), {}, str(tmp_path))

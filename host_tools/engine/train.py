@@ -69,6 +69,7 @@ class Trainer:
         plies = 0
         while self.done < target:
             end = min(target, self.done + chunk)
+            c0, cplies = time.time(), plies       # this chunk's own seconds and plies
             while self.done < end:
                 tr, (_w, _p, n) = self_play(self.net, self.rules, Dice(game_seed(self.seed, self.done)))
                 g = lambda_returns(tr, self.out, self.lam)
@@ -77,7 +78,7 @@ class Trainer:
                 plies += n
                 if self.done % 200 == 0 or self.done == end:
                     self._progress(start, target, t0, plies)
-            self._save(check, time.time() - t0, plies)
+            self._save(check, time.time() - c0, plies - cplies)
         return self.done
 
     def _progress(self, start, target, t0, plies):
